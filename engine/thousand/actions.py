@@ -86,6 +86,58 @@ class WriteOff:
 
 
 @dataclass(frozen=True, slots=True)
+class Dark:
+    """First hand plays dark (тёмная): 120 without looking at the cards."""
+
+    def __str__(self) -> str:
+        return "dark"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """First hand looks at the cards instead of playing dark."""
+
+    def __str__(self) -> str:
+        return "look"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Two players: take talon 0 or talon 1."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"take {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Two players: put a card aside face down after taking a talon."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cross:
+    """Cross (крещусь): abandon the hand; nobody scores, the opponents get a bolt."""
+
+    def __str__(self) -> str:
+        return "cross"
+
+
+@dataclass(frozen=True, slots=True)
+class Bomb:
+    """Bomb (Polish): abandon the hand at no cost; each opponent gets 60."""
+
+    def __str__(self) -> str:
+        return "bomb"
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """Play a card; ``declare`` leads the K or Q of a marriage and declares it (хвалить)."""
 
@@ -96,13 +148,32 @@ class Play:
         return f"play {card_text(self.card)}" + (" declare" if self.declare else "")
 
 
-Action = Bid | Pass | Redeal | Decline | Give | Contract | WriteOff | Play
+Action = (
+    Bid
+    | Pass
+    | Redeal
+    | Decline
+    | Give
+    | Contract
+    | WriteOff
+    | Play
+    | Dark
+    | Look
+    | Take
+    | Discard
+    | Cross
+    | Bomb
+)
 
 _NO_ARGUMENT: dict[str, Action] = {
     "pass": Pass(),
     "redeal": Redeal(),
     "decline": Decline(),
     "writeoff": WriteOff(),
+    "dark": Dark(),
+    "look": Look(),
+    "cross": Cross(),
+    "bomb": Bomb(),
 }
 
 
@@ -130,6 +201,10 @@ def parse_action(text: str) -> Action:
             return Contract(_number(args[0], text))
         if verb == "give" and len(args) == 2:
             return Give(parse_card(args[0]), _number(args[1], text))
+        if verb == "take" and len(args) == 1:
+            return Take(_number(args[0], text))
+        if verb == "discard" and len(args) == 1:
+            return Discard(parse_card(args[0]))
         if verb == "play" and len(args) == 1:
             return Play(parse_card(args[0]))
         if verb == "play" and len(args) == 2 and args[1] == "declare":
@@ -139,14 +214,33 @@ def parse_action(text: str) -> Action:
     except ValueError as e:
         raise IllegalAction(f"{text!r}: {e}") from None
     raise IllegalAction(
-        f"unknown action {text!r}; actions are: bid N, pass, redeal, decline, give CARD SEAT, "
-        "contract N, writeoff, play CARD, play CARD declare"
+        f"unknown action {text!r}; actions are: bid N, pass, redeal, decline, dark, look, "
+        "give CARD SEAT, take N, discard CARD, contract N, writeoff, cross, bomb, "
+        "play CARD, play CARD declare"
     )
+
+
+_ACTION_TYPES = (
+    Bid,
+    Pass,
+    Redeal,
+    Decline,
+    Give,
+    Contract,
+    WriteOff,
+    Play,
+    Dark,
+    Look,
+    Take,
+    Discard,
+    Cross,
+    Bomb,
+)
 
 
 def as_action(action: Action | str) -> Action:
     if isinstance(action, str):
         return parse_action(action)
-    if isinstance(action, Bid | Pass | Redeal | Decline | Give | Contract | WriteOff | Play):
+    if isinstance(action, _ACTION_TYPES):
         return action
     raise IllegalAction(f"not an action: {action!r}")

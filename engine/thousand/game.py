@@ -8,11 +8,14 @@ and changes nothing), and ``view(seat)`` builds what one seat may know.
 Everything random flows from the seed, so the seed, the rules and the
 action log rebuild a match exactly; that is also how a game is saved.
 
-Phases of a hand: ``bidding`` (торговля) → ``talon`` (the declarer holds the
-talon, прикуп, and gives one card to each opponent, снос) → ``claim`` (only
-when an opponent may claim a redeal for four nines received) → ``contract``
-(заказ) → ``play`` (eight tricks) → scored, and the next hand is dealt at
-once. ``over`` when somebody has won the match.
+Phases of a hand: ``dark`` (only when dark play is allowed: first hand
+chooses ``dark`` or ``look`` before seeing the cards) → ``bidding``
+(торговля) → ``choose`` (two players: take one of two talons) → ``talon``
+(the declarer holds the talon, прикуп, and gives one card to each opponent,
+снос, or with two players discards two) → ``claim`` (only when an opponent
+may claim a redeal for four nines received) → ``contract`` (заказ) →
+``play`` → scored, and the next hand is dealt at once. ``over`` when
+somebody has won the match. The golden round (золотой кон) skips bidding.
 """
 
 from __future__ import annotations
@@ -25,17 +28,26 @@ from typing import Any
 from .actions import (
     Action,
     Bid,
+    Bomb,
     Contract,
+    Cross,
+    Dark,
     Decline,
+    Discard,
     Give,
     IllegalAction,
+    Look,
     Pass,
     Play,
     Redeal,
+    Take,
     WriteOff,
     as_action,
 )
 from .cards import (
+    ACE,
+    ACE_MARRIAGE_VALUE,
+    ACES_MASK,
     FULL_DECK,
     JACKS_MASK,
     KING,
@@ -44,6 +56,7 @@ from .cards import (
     QUEEN,
     SUIT_CHARS,
     SUIT_MASKS,
+    SUITS,
     Card,
     CardSet,
     bit,
@@ -51,8 +64,9 @@ from .cards import (
     count,
     iter_cards,
     marriage_mask,
-    marriage_points_in,
+    marriages_in,
     mask_of,
+    parse_card,
     points,
     rank_of,
     suit_of,
@@ -64,16 +78,14 @@ from .scoring import round_points, shuffled_deck, write_off_share
 SAVE_FORMAT = "thousand-game/1"
 OBLIGATORY_BID = 100
 """First hand sits on the hundred (обязательная сотня)."""
+COMPULSORY_BID = 120
+"""The bid of dark play and of the golden round."""
 WIN_SCORE = 1000
 
-BIDDING, TALON, CLAIM, CONTRACT, PLAY, OVER = (
-    "bidding",
-    "talon",
-    "claim",
-    "contract",
-    "play",
-    "over",
-)
+DARK, BIDDING, CHOOSE, TALON, CLAIM, CONTRACT, PLAY, OVER = (
+    "dark", "bidding", "choose", "talon", "claim", "contract", "play", "over",
+)  # fmt: skip
+_AFTER_BIDDING = (CHOOSE, TALON, CLAIM, CONTRACT, PLAY)
 
 
 class Game:
@@ -96,18 +108,26 @@ class Game:
         self.barrel_hands: list[int] = []
         self.falls: list[int] = []
         self.write_offs: list[int] = []
+        self.bombs: list[int] = []
+        self.reverse_hands: list[int | None] = []
         self.sheet: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.hand_no = 0
         self.deal_no = 0
         self.dealer = 0
+        self.golden_left = 0
+        self.golden_made = False
         # Hand state.
         self.phase = BIDDING
         self.turn = 0
+        self.active: list[int] = []
         self.hands: list[CardSet] = []
         self.dealt: list[CardSet] = []
+        self.talons: list[CardSet] = []
         self.talon: CardSet = 0
         self.talon_shown = False
+        self.dark = False
+        self.golden = False
         self.bids: list[tuple[int, int | None]] = []
         self.high_bid = OBLIGATORY_BID
         self.high_bidder = 0
@@ -117,14 +137,17 @@ class Game:
         self.bid: int | None = None
         self.contract: int | None = None
         self.given: list[tuple[Card, int]] = []
+        self.discarded: CardSet = 0
         self.claimants: list[int] = []
+        self.nines_bonus: list[int] = []
         self.trick: list[tuple[int, Card]] = []
         self.tricks: list[tuple[int, tuple[tuple[int, Card], ...], int]] = []
         self.won: list[CardSet] = []
         self.trick_counts: list[int] = []
-        self.marriage_points: list[int] = []
         self.marriages: list[tuple[int, int]] = []
+        self.ace_marriage_by: int | None = None
         self.trump: int | None = None
+        self.trump_by: int | None = None
 
     @classmethod
     def new(
@@ -139,6 +162,9 @@ class Game:
         ``seed`` deals every hand reproducibly; ``deal`` (one deal or a list)
         fixes the first deals explicitly, as ``{"dealer": 0, "hands": [[…7
         cards], …], "talon": [3 cards]}``; ``scores`` starts from given scores.
+        With two players each hand has 10 cards and ``talon`` lists 4 cards:
+        the first two are talon 0, the last two talon 1. With four players
+        ``hands`` lists four hands and the dealer's is empty.
         """
         rules = rules if rules is not None else Rules.preset("classic")
         if not isinstance(rules, Rules):
@@ -155,35 +181,41 @@ class Game:
         g.seed = seed
         g.players = n = rules.players
         if deal is None:
-            deals: list[dict[str, Any]] = []
+            deals: list[Any] = []
         elif isinstance(deal, dict):
             deals = [deal]
-        else:
+        elif isinstance(deal, list | tuple):
             deals = list(deal)
-        g.deals = [_check_deal(d, n, k) for k, d in enumerate(deals)]
+        else:
+            raise ValueError("deal must be a dict or a list of dicts")
         g.scores = [0] * n
         g.bolts = [0] * n
         g.on_barrel = [False] * n
         g.barrel_hands = [0] * n
         g.falls = [0] * n
         g.write_offs = [0] * n
+        g.bombs = [0] * n
+        g.reverse_hands = [None] * n
         if scores is not None:
             g.start_scores = g._check_scores(scores)
+            barrel = rules.barrel_at
             for s, value in enumerate(g.start_scores):
-                barrel = rules.barrel_at
                 if barrel is not None and value >= barrel:
                     g.scores[s], g.on_barrel[s] = barrel, True
                 else:
                     g.scores[s] = value
-        if g.deals and "dealer" in g.deals[0]:
-            g.dealer = g.deals[0]["dealer"]
+        if deals and isinstance(deals[0], dict) and "dealer" in deals[0]:
+            g.dealer = _check_seat(deals[0]["dealer"], n, "deal 1: dealer")
         else:
             g.dealer = shuffled_deck(seed, -1)[0] % n
+        g.deals = [_check_deal(d, n, k, (g.dealer + k) % n) for k, d in enumerate(deals)]
+        if rules.golden:
+            g.golden_left = n
         g._deal()
         return g
 
     def _check_scores(self, scores: Sequence[int]) -> list[int]:
-        if isinstance(scores, str | bytes) or len(scores) != self.players:
+        if not isinstance(scores, list | tuple) or len(scores) != self.players:
             raise ValueError(f"scores must list {self.players} whole numbers")
         for value in scores:
             if not isinstance(value, int) or isinstance(value, bool):
@@ -203,8 +235,14 @@ class Game:
         """The seat left of the dealer (первая рука)."""
         return (self.dealer + 1) % self.players
 
+    @property
+    def sitting_out(self) -> int | None:
+        """With four players the dealer sits out the hand ("on the talon")."""
+        return self.dealer if self.players == 4 else None
+
     def _next(self, seat: int) -> int:
-        return (seat + 1) % self.players
+        s = (seat + 1) % self.players
+        return (s + 1) % self.players if s == self.sitting_out else s
 
     @property
     def current_player(self) -> int | None:
@@ -215,52 +253,85 @@ class Game:
     def opponents(self) -> list[int]:
         """The declarer's opponents (вистующие), clockwise from the declarer."""
         assert self.declarer is not None
-        return [(self.declarer + k) % self.players for k in range(1, self.players)]
+        out, s = [], self._next(self.declarer)
+        while s != self.declarer:
+            out.append(s)
+            s = self._next(s)
+        return out
 
     # --- dealing --------------------------------------------------------------------------
 
     def _deal(self) -> None:
         n = self.players
         first = self.first_hand
+        self.active = [first]
+        while len(self.active) < min(n, 3):
+            self.active.append(self._next(self.active[-1]))
+        per = 10 if n == 2 else 7
+        hands = [0] * n
         if self.deal_no < len(self.deals):
             d = self.deals[self.deal_no]
             hands = [mask_of(h) for h in d["hands"]]
-            talon = mask_of(d["talon"])
+            talon_cards = [parse_card(c) for c in d["talon"]]
         else:
             deck = shuffled_deck(self.seed, self.deal_no)
-            per = (len(deck) - 3) // n
-            hands = [0] * n
-            for k in range(n):
-                seat = (first + k) % n
+            for k, seat in enumerate(self.active):
                 for c in deck[k * per : (k + 1) * per]:
                     hands[seat] |= bit(c)
-            talon = 0
-            for c in deck[n * per :]:
-                talon |= bit(c)
+            talon_cards = deck[len(self.active) * per :]
+        if n == 2:
+            self.talons = [
+                bit(talon_cards[0]) | bit(talon_cards[1]),
+                bit(talon_cards[2]) | bit(talon_cards[3]),
+            ]
+            self.talon = 0
+        else:
+            self.talons = []
+            self.talon = sum(bit(c) for c in talon_cards)
         self.deal_no += 1
         self.hands = hands
         self.dealt = list(hands)
-        self.talon = talon
         self.talon_shown = False
-        self.phase = BIDDING
+        self.dark = False
+        self.golden = self.golden_left > 0
         self.bids = [(first, OBLIGATORY_BID)]
         self.high_bid = OBLIGATORY_BID
         self.high_bidder = first
-        self.passed = [False] * n
+        self.passed = [s not in self.active for s in range(n)]
         self.raised = False
         self.declarer = None
         self.bid = None
         self.contract = None
         self.given = []
+        self.discarded = 0
         self.claimants = []
+        self.nines_bonus = []
         self.trick = []
         self.tricks = []
         self.won = [0] * n
         self.trick_counts = [0] * n
-        self.marriage_points = [0] * n
         self.marriages = []
+        self.ace_marriage_by = None
         self.trump = None
-        self.turn = self._next(first)
+        self.trump_by = None
+        if self.golden:
+            # Golden round: first hand is declarer at a compulsory 120, talon unseen.
+            self.bids = [(first, COMPULSORY_BID)]
+            self.high_bid = COMPULSORY_BID
+            self._take_talon(first)
+        elif self._may_play_dark():
+            self.phase = DARK
+            self.turn = first
+        else:
+            self.phase = BIDDING
+            self.turn = self._next(first)
+
+    def _may_play_dark(self) -> bool:
+        r = self.rules
+        first = self.first_hand
+        if not r.dark or self.on_barrel[first]:
+            return False
+        return r.dark_min_score is None or self.scores[first] >= r.dark_min_score
 
     # --- legal actions --------------------------------------------------------------------
 
@@ -270,17 +341,24 @@ class Game:
             return []
         s = self.turn
         out: list[Action] = []
-        if self.phase == BIDDING:
+        if self.phase == DARK:
+            out.extend((Dark(), Look()))
+        elif self.phase == BIDDING:
             out.extend(Bid(v) for v in self._bid_values(s))
             out.append(Pass())
             if self._redeal_reasons(s):
                 out.append(Redeal())
+        elif self.phase == CHOOSE:
+            out.extend((Take(0), Take(1)))
         elif self.phase == TALON:
-            given_to = {seat for _, seat in self.given}
-            for c in iter_cards(self.hands[s]):
-                for opp in self.opponents:
-                    if opp not in given_to:
-                        out.append(Give(c, opp))
+            if self.players == 2:
+                out.extend(Discard(c) for c in iter_cards(self.hands[s]))
+            else:
+                given_to = {seat for _, seat in self.given}
+                for c in iter_cards(self.hands[s]):
+                    for opp in self.opponents:
+                        if opp not in given_to:
+                            out.append(Give(c, opp))
             self._append_declarer_options(out)
         elif self.phase == CLAIM:
             out.extend((Redeal(), Decline()))
@@ -289,28 +367,43 @@ class Game:
             self._append_declarer_options(out)
         elif self.phase == PLAY:
             out.extend(self._plays(s))
-            if self._before_first_lead() and self._may_write_off():
-                out.append(WriteOff())
+            if self._before_first_lead():
+                self._append_abandon_options(out)
         return out
 
     def _append_declarer_options(self, out: list[Action]) -> None:
-        if self._may_write_off():
-            out.append(WriteOff())
+        self._append_abandon_options(out)
         if self._redeal_reasons(self.turn):
             out.append(Redeal())
 
+    def _append_abandon_options(self, out: list[Action]) -> None:
+        if self._may_write_off():
+            out.append(WriteOff())
+        r = self.rules
+        anyone_on_barrel = any(self.on_barrel)
+        if r.cross and not self.dark and not self.golden and not anyone_on_barrel:
+            out.append(Cross())
+        if r.bomb and self.declarer is not None and self.bombs[self.declarer] < r.bomb:
+            out.append(Bomb())
+
     def is_legal(self, action: Action | str) -> bool:
         try:
-            self._check(as_action(action))
+            act = as_action(action)
         except IllegalAction:
             return False
-        return True
+        return act in self.legal_actions()
+
+    def _marriage_value(self, cards: CardSet) -> int:
+        value = sum(MARRIAGE_VALUES[s] for s in marriages_in(cards))
+        if self.rules.ace_marriage and cards & ACES_MASK == ACES_MASK:
+            value += ACE_MARRIAGE_VALUE
+        return value
 
     def _cap(self, cards: CardSet) -> int:
         """The highest bid or contract these cards allow (120 + their marriages)."""
         if self.rules.bid_cap == "none":
             return int(self.rules.max_bid)
-        return min(int(self.rules.max_bid), 120 + marriage_points_in(cards))
+        return min(int(self.rules.max_bid), 120 + self._marriage_value(cards))
 
     def _least_for(self, seat: int, value: int) -> int:
         """``value`` raised to what a player on the barrel must at least play."""
@@ -318,25 +411,39 @@ class Game:
             return max(value, int(self.rules.barrel_min_bid))
         return value
 
-    def _bid_values(self, seat: int) -> list[int]:
-        silence = self.rules.silence_below
-        if silence is not None and self.scores[seat] < silence:
-            return []
+    def _values(self, low: int, high: int) -> list[int]:
+        """Bid or contract values from ``low`` to ``high``: multiples of the step,
+        plus ``low`` itself when a barrel minimum like 121 is not one."""
         step = int(self.rules.bid_step)
-        low = self._least_for(seat, self.high_bid + step)
-        high = self._cap(self.hands[seat])
-        if self.rules.no_jump_bids:
-            high = min(high, low)
-        return list(range(low, high + 1, step))
+        start = -(-low // step) * step
+        values = [low] if low % step and low <= high else []
+        return values + list(range(start, high + 1, step))
+
+    def _bid_values(self, seat: int) -> list[int]:
+        r = self.rules
+        if r.silence_below is not None and self.scores[seat] < r.silence_below:
+            return []
+        hand = self.hands[seat]
+        # Against dark play only an opponent with a marriage may bid, and 125 at once.
+        if self.dark and not (r.dark_undarken and marriages_in(hand)):
+            return []
+        step = int(r.bid_step)
+        low = self._least_for(seat, (self.high_bid // step + 1) * step)
+        high = self._cap(hand)
+        values = self._values(low, high)
+        if r.no_jump_bids:
+            values = values[:1]
+        return values
 
     def _contract_values(self) -> list[int]:
         assert self.declarer is not None and self.bid is not None
-        step = int(self.rules.bid_step)
         low = self._least_for(self.declarer, self.bid)
+        if self.dark or (self.golden and not self.rules.golden_raise):
+            return [low]
         # A declarer who gave away a marriage card may not be able to reach
         # the bid any more; the bid itself always remains a contract.
         high = max(self._cap(self.hands[self.declarer]), low)
-        return list(range(low, high + 1, step))
+        return self._values(low, high)
 
     def _before_first_lead(self) -> bool:
         return not self.tricks and not self.trick
@@ -344,7 +451,9 @@ class Game:
     def _may_write_off(self) -> bool:
         r = self.rules
         s = self.declarer
-        if s is None or not r.write_off:
+        if s is None or not r.write_off or self.golden:
+            return False
+        if self.dark and not r.dark_write_off:
             return False
         if self.on_barrel[s] and not r.write_off_on_barrel:
             return False
@@ -354,17 +463,19 @@ class Game:
     def _redeal_reasons(self, seat: int) -> list[str]:
         """The redeal claims (пересдача) this seat may make now, as short reasons."""
         r = self.rules
-        reasons = []
-        dealt = self.dealt[seat]
+        if self.phase == CLAIM:
+            return ["four nines after the pass"] if seat == self.turn else []
         is_declarer = seat == self.declarer and self.phase in (TALON, CONTRACT)
         may_claim_hand = (
             self.phase == BIDDING
             and seat == self.turn
             and not any(s == seat for s, _ in self.bids[1:])
-            and not self.passed[seat]
+            and not (self.dark and seat == self.first_hand)
         ) or is_declarer
         if is_declarer and r.redeal_only_at_100 and (self.raised or self.bid != OBLIGATORY_BID):
             return []
+        reasons = []
+        dealt = self.dealt[seat]
         if may_claim_hand:
             if r.redeal_hand_below is not None and points(dealt) < r.redeal_hand_below:
                 reasons.append(f"hand worth less than {r.redeal_hand_below}")
@@ -383,19 +494,17 @@ class Game:
                 reasons.append("three nines in the talon")
             if r.redeal_three_jacks_talon and count(talon & JACKS_MASK) == 3:
                 reasons.append("three jacks in the talon")
-            with_talon = dealt | talon
-            if r.redeal_four_nines_after_pass and with_talon & NINES_MASK == NINES_MASK:
+            if r.redeal_four_nines_after_pass and (dealt | talon) & NINES_MASK == NINES_MASK:
                 reasons.append("four nines with the talon")
-        if self.phase == CLAIM and seat == self.turn:
-            reasons.append("four nines after the pass")
         return reasons
 
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         out: list[Action] = []
         if not self.trick:
-            for c in iter_cards(hand):
+            for c in iter_cards(self._leadable(seat)):
                 out.append(Play(c))
+            for c in iter_cards(hand):
                 if self._may_declare(seat, c):
                     out.append(Play(c, declare=True))
             return out
@@ -403,128 +512,147 @@ class Game:
             out.append(Play(c))
         return out
 
+    def _leadable(self, seat: int) -> CardSet:
+        """The cards ``seat`` may lead (without declaring)."""
+        hand = self.hands[seat]
+        if self.trump is None:
+            return hand
+        trumps = hand & SUIT_MASKS[self.trump]
+        if not trumps:
+            return hand
+        if self.rules.must_lead_trump:
+            return trumps
+        if self.rules.no_lead_foreign_trump and self.trump_by != seat and hand != trumps:
+            return hand & ~trumps
+        return hand
+
     def _followable(self, hand: CardSet) -> CardSet:
         """The cards of ``hand`` that may follow the trick on the table."""
         led = suit_of(self.trick[0][1])
         same = hand & SUIT_MASKS[led]
+        trump = self.trump
         if same:
+            if self.rules.must_beat:
+                trumped = (
+                    trump is not None
+                    and trump != led
+                    and any(suit_of(c) == trump for _, c in self.trick)
+                )
+                if not trumped:
+                    top = max(c for _, c in self.trick if suit_of(c) == led)
+                    higher = same & ~((1 << (top + 1)) - 1)
+                    return higher or same
             return same
-        if self.trump is not None:
-            trumps = hand & SUIT_MASKS[self.trump]
+        if trump is not None:
+            trumps = hand & SUIT_MASKS[trump]
             if trumps:
+                if self.rules.must_beat:
+                    played = [c for _, c in self.trick if suit_of(c) == trump]
+                    if played:
+                        higher = trumps & ~((1 << (max(played) + 1)) - 1)
+                        return higher or trumps
                 return trumps
         return hand
 
     def _may_declare(self, seat: int, c: Card) -> bool:
+        """Whether leading ``c`` may declare a marriage (or the ace marriage)."""
+        hand = self.hands[seat]
+        if not (self.trick_counts[seat] > 0 or self.rules.marriage_first_lead):
+            return False
+        if rank_of(c) == ACE:
+            return bool(self.rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
         if rank_of(c) not in (KING, QUEEN):
             return False
         suit = suit_of(c)
-        if self.hands[seat] & marriage_mask(suit) != marriage_mask(suit):
-            return False
-        return self.trick_counts[seat] > 0 or bool(self.rules.marriage_first_lead)
+        return hand & marriage_mask(suit) == marriage_mask(suit)
 
     # --- validation -----------------------------------------------------------------------
 
-    def _check(self, action: Action) -> None:
-        """Raise IllegalAction saying why ``action`` is not allowed now."""
+    def _why_illegal(self, action: Action) -> str:
+        """Why ``action``, which is not among the legal actions, is refused."""
         if self.phase == OVER:
-            raise IllegalAction("the match is over")
-        s = self.turn
-        phase = self.phase
-        if isinstance(action, Bid):
-            if phase != BIDDING:
-                raise IllegalAction(f"no bidding now: the hand is in the {phase} phase")
+            return "the match is over"
+        s, phase = self.turn, self.phase
+        if isinstance(action, Bid) and phase == BIDDING:
             values = self._bid_values(s)
-            if action.value in values:
-                return
             if not values:
-                raise IllegalAction(f"seat {s} cannot raise the bid now and may only pass")
-            raise IllegalAction(
-                f"bid {action.value} is not allowed: bids now run from {values[0]} "
-                f"to {values[-1]} in steps of {self.rules.bid_step}"
+                return f"seat {s} cannot raise the bid now and may only pass"
+            return (
+                f"bid {action.value} is not allowed: bids now run from {values[0]} to {values[-1]}"
             )
-        if isinstance(action, Pass):
-            if phase != BIDDING:
-                raise IllegalAction(f"nothing to pass: the hand is in the {phase} phase")
-            return
-        if isinstance(action, Redeal):
-            if not self._redeal_reasons(s):
-                raise IllegalAction(f"seat {s} has no redeal claim now")
-            return
-        if isinstance(action, Decline):
-            if phase != CLAIM:
-                raise IllegalAction("there is no redeal claim to decline")
-            return
-        if isinstance(action, Give):
-            if phase != TALON:
-                raise IllegalAction(f"no cards to give now: the hand is in the {phase} phase")
-            if not self.hands[s] & bit(action.card):
-                raise IllegalAction(f"seat {s} does not hold {card_text(action.card)}")
-            if action.seat not in self.opponents:
-                raise IllegalAction(f"seat {action.seat} is not an opponent of the declarer")
-            if any(seat == action.seat for _, seat in self.given):
-                raise IllegalAction(f"seat {action.seat} already received a card")
-            return
-        if isinstance(action, Contract):
-            if phase != CONTRACT:
-                raise IllegalAction(f"no contract now: the hand is in the {phase} phase")
+        if isinstance(action, Contract) and phase == CONTRACT:
             values = self._contract_values()
-            if action.value not in values:
-                raise IllegalAction(
-                    f"contract {action.value} is not allowed: contracts run from {values[0]} "
-                    f"to {values[-1]} in steps of {self.rules.bid_step}"
-                )
-            return
-        if isinstance(action, WriteOff):
-            if phase not in (TALON, CONTRACT, PLAY) or (
-                phase == PLAY and not self._before_first_lead()
-            ):
-                raise IllegalAction("a write-off is only possible before the first lead")
-            if not self._may_write_off():
-                raise IllegalAction(f"seat {s} may not write off this hand")
-            return
-        if isinstance(action, Play):
-            self._check_play(s, action)
-            return
-        raise IllegalAction(f"not an action: {action!r}")
+            return (
+                f"contract {action.value} is not allowed: contracts run from {values[0]} "
+                f"to {values[-1]}"
+            )
+        if isinstance(action, Give) and phase == TALON and self.players > 2:
+            if not self.hands[s] & bit(action.card):
+                return f"seat {s} does not hold {card_text(action.card)}"
+            if action.seat not in self.opponents:
+                return f"seat {action.seat} is not an opponent of the declarer"
+            return f"seat {action.seat} already received a card"
+        if isinstance(action, Discard) and phase == TALON:
+            return f"seat {s} does not hold {card_text(action.card)}"
+        if isinstance(action, Play) and phase == PLAY:
+            return self._why_illegal_play(s, action)
+        if isinstance(action, Redeal):
+            return f"seat {s} has no redeal claim now"
+        if isinstance(action, WriteOff | Cross | Bomb) and phase in _AFTER_BIDDING:
+            if phase == PLAY and not self._before_first_lead():
+                return f"{action} is only possible before the first lead"
+            return f"seat {s} may not {action} this hand"
+        return f"{action} is not possible in the {phase} phase"
 
-    def _check_play(self, s: int, action: Play) -> None:
-        if self.phase != PLAY:
-            raise IllegalAction(f"no card play now: the hand is in the {self.phase} phase")
+    def _why_illegal_play(self, s: int, action: Play) -> str:
         c = action.card
         hand = self.hands[s]
         if not hand & bit(c):
-            raise IllegalAction(f"seat {s} does not hold {card_text(c)}")
+            return f"seat {s} does not hold {card_text(c)}"
         if action.declare:
             if self.trick:
-                raise IllegalAction("a marriage is declared only by leading its king or queen")
-            if not self._may_declare(s, c):
-                if rank_of(c) not in (KING, QUEEN) or not (
-                    hand & marriage_mask(suit_of(c)) == marriage_mask(suit_of(c))
-                ):
-                    raise IllegalAction(f"{card_text(c)} is not part of a marriage in hand")
-                raise IllegalAction("a marriage may be declared only after taking a trick")
-            return
-        if self.trick and not self._followable(hand) & bit(c):
-            led = SUIT_CHARS[suit_of(self.trick[0][1])]
-            if hand & SUIT_MASKS[suit_of(self.trick[0][1])]:
-                raise IllegalAction(f"{card_text(c)} does not follow suit: play a card of {led}")
+                return "a marriage is declared only by leading its king or queen"
+            if not self.trick_counts[s] and not self.rules.marriage_first_lead:
+                return "a marriage may be declared only after taking a trick"
+            return f"{card_text(c)} is not part of a marriage in hand"
+        if not self.trick:
             assert self.trump is not None
-            raise IllegalAction(
-                f"{card_text(c)}: with no {led} you must play a trump ({SUIT_CHARS[self.trump]})"
-            )
+            trump = SUIT_CHARS[self.trump]
+            if self.rules.must_lead_trump:
+                return f"you must lead a trump ({trump})"
+            return f"you may not lead the trump ({trump}) that another player declared"
+        led = SUIT_CHARS[suit_of(self.trick[0][1])]
+        if hand & SUIT_MASKS[suit_of(self.trick[0][1])]:
+            if self.rules.must_beat and suit_of(c) == suit_of(self.trick[0][1]):
+                return f"{card_text(c)} is too low: you must beat the trick when you can"
+            return f"{card_text(c)} does not follow suit: play a card of {led}"
+        assert self.trump is not None
+        if self.rules.must_beat and suit_of(c) == self.trump:
+            return f"{card_text(c)} is too low: you must over-trump when you can"
+        return f"{card_text(c)}: with no {led} you must play a trump ({SUIT_CHARS[self.trump]})"
 
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, action: Action | str) -> Action:
         """Apply one action of the current player; an illegal one raises and changes nothing."""
         act = as_action(action)
-        self._check(act)
+        if act not in self.legal_actions():
+            raise IllegalAction(self._why_illegal(act))
         self.log.append(str(act))
         s = self.turn
-        if isinstance(act, Bid):
+        if isinstance(act, Dark):
+            self.dark = True
+            self.bids = [(s, COMPULSORY_BID)]
+            self.high_bid = COMPULSORY_BID
+            self.phase = BIDDING
+            self.turn = self._next(s)
+        elif isinstance(act, Look):
+            self.phase = BIDDING
+            self.turn = self._next(s)
+        elif isinstance(act, Bid):
             self.bids.append((s, act.value))
             self.high_bid, self.high_bidder, self.raised = act.value, s, True
+            self.dark = False  # an opponent's bid over dark play undarkens it
             self._advance_bidding()
         elif isinstance(act, Pass):
             self.bids.append((s, None))
@@ -534,31 +662,34 @@ class Game:
             self._redeal(s)
         elif isinstance(act, Decline):
             self._next_claim()
+        elif isinstance(act, Take):
+            self._take_talon_of_two(act.index)
+        elif isinstance(act, Discard):
+            self.hands[s] &= ~bit(act.card)
+            self.discarded |= bit(act.card)
+            if count(self.discarded) == 2:
+                self._after_passing()
         elif isinstance(act, Give):
             self.hands[s] &= ~bit(act.card)
             self.hands[act.seat] |= bit(act.card)
             self.given.append((act.card, act.seat))
             if len(self.given) == len(self.opponents):
-                self.claimants = [
-                    o
-                    for o in self.opponents
-                    if self.rules.redeal_four_nines_after_pass
-                    and self.hands[o] & NINES_MASK == NINES_MASK
-                ]
-                self._next_claim()
+                self._after_passing()
         elif isinstance(act, Contract):
             self.contract = act.value
             self.phase = PLAY
         elif isinstance(act, WriteOff):
             self._write_off()
+        elif isinstance(act, Cross | Bomb):
+            self._abandon(act)
         elif isinstance(act, Play):
             self._play(s, act)
         return act
 
     def _advance_bidding(self) -> None:
-        active = [s for s in range(self.players) if not self.passed[s]]
-        if len(active) == 1:
-            self._take_talon(active[0])
+        in_auction = [s for s in self.active if not self.passed[s]]
+        if len(in_auction) == 1:
+            self._take_talon(in_auction[0])
             return
         s = self._next(self.turn)
         while self.passed[s]:
@@ -568,10 +699,29 @@ class Game:
     def _take_talon(self, declarer: int) -> None:
         self.declarer = declarer
         self.bid = self.high_bid
-        self.hands[declarer] |= self.talon
-        self.talon_shown = not (self.rules.hidden_talon_at_100 and not self.raised)
-        self.phase = TALON
         self.turn = declarer
+        at_100 = not self.raised and self.high_bid == OBLIGATORY_BID
+        hidden = self.dark or self.golden or (self.rules.hidden_talon_at_100 and at_100)
+        self.talon_shown = not hidden
+        if self.players == 2:
+            self.phase = CHOOSE
+            return
+        self.hands[declarer] |= self.talon
+        self.phase = TALON
+
+    def _take_talon_of_two(self, index: int) -> None:
+        assert self.declarer is not None
+        self.talon = self.talons[index]
+        self.hands[self.declarer] |= self.talon
+        self.phase = TALON
+
+    def _after_passing(self) -> None:
+        r = self.rules
+        if r.four_nines_bonus:
+            self.nines_bonus = [s for s in self.active if self.hands[s] & NINES_MASK == NINES_MASK]
+        if r.redeal_four_nines_after_pass and self.players > 2:
+            self.claimants = [o for o in self.opponents if self.hands[o] & NINES_MASK == NINES_MASK]
+        self._next_claim()
 
     def _next_claim(self) -> None:
         assert self.declarer is not None
@@ -583,34 +733,54 @@ class Game:
             self.turn = self.declarer
 
     def _redeal(self, seat: int) -> None:
-        reasons = self._redeal_reasons(seat)
+        reason = self._redeal_reasons(seat)[0]
+        deltas = [0] * self.players
+        marks: list[list[str]] = [[] for _ in range(self.players)]
+        if self.rules.redeal_penalty_dealer and "nines" in reason:
+            deltas[self.dealer] = -self.rules.penalty
+            marks[self.dealer].append("penalty")
+            self.scores[self.dealer] -= self.rules.penalty
         self.sheet.append(
             {
                 "hand": self.hand_no + 1,
                 "dealer": self.dealer,
                 "result": "redeal",
                 "claimant": seat,
-                "reason": reasons[0],
+                "reason": reason,
                 "declarer": self.declarer,
                 "bid": self.bid,
                 "contract": None,
-                "deltas": [0] * self.players,
+                "deltas": deltas,
                 "scores": list(self.scores),
-                "marks": [[] for _ in range(self.players)],
+                "marks": marks,
             }
         )
         self._deal()
 
     def _play(self, s: int, act: Play) -> None:
         c = act.card
+        hand_before = self.hands[s]
         if act.declare:
-            suit = suit_of(c)
-            self.marriage_points[s] += MARRIAGE_VALUES[suit]
-            self.marriages.append((s, suit))
-            self.trump = suit
+            if rank_of(c) == ACE:
+                self.ace_marriage_by = s
+                self.marriages.append((s, -1))
+                mode = self.rules.ace_marriage_trump
+                if mode != "none":
+                    self.trump, self.trump_by = None, None
+            else:
+                self.marriages.append((s, suit_of(c)))
+                self.trump, self.trump_by = suit_of(c), s
         self.hands[s] &= ~bit(c)
+        if (
+            rank_of(c) == ACE
+            and self.ace_marriage_by == s
+            and self.rules.ace_marriage_trump == "last_ace"
+            and hand_before & ACES_MASK == bit(c)
+        ):
+            # The last of the four aces shows the trump suit.
+            self.trump, self.trump_by = suit_of(c), s
         self.trick.append((s, c))
-        if len(self.trick) < self.players:
+        if len(self.trick) < len(self.active):
             self.turn = self._next(s)
             return
         winner = self._trick_winner()
@@ -635,57 +805,127 @@ class Game:
 
     # --- scoring --------------------------------------------------------------------------
 
+    def _marriage_points(self) -> list[int]:
+        """Declared marriages per seat; with ``marriage_needs_capture`` only those whose
+        king and queen ended in the declaring player's tricks."""
+        out = [0] * self.players
+        for s, suit in self.marriages:
+            if suit < 0:
+                out[s] += ACE_MARRIAGE_VALUE
+            elif not self.rules.marriage_needs_capture or (
+                self.won[s] & marriage_mask(suit) == marriage_mask(suit)
+            ):
+                out[s] += MARRIAGE_VALUES[suit]
+        return out
+
     def _score_hand(self) -> None:
         assert self.declarer is not None and self.contract is not None
         r = self.rules
         n = self.players
         d = self.declarer
+        if self.players == 2:
+            # Discards count for the declarer; the other talon is dead or
+            # goes to whoever took the last trick.
+            self.won[d] |= self.discarded
+            dead = self.talons[0] if self.talon == self.talons[1] else self.talons[1]
+            if r.two_player_second_talon == "last_trick":
+                self.won[self.tricks[-1][2]] |= dead
         card_points = [points(w) for w in self.won]
-        totals = [card_points[s] + self.marriage_points[s] for s in range(n)]
-        made = totals[d] >= self.contract
+        marriage_points = self._marriage_points()
+        totals = [card_points[s] + marriage_points[s] for s in range(n)]
+        rounded = [round_points(t, r.rounding) for t in totals]
+        compared = rounded[d] if r.declarer_rounding else totals[d]
+        made = compared >= self.contract
+        golden = 2 if self.golden else 1
         deltas = [0] * n
         marks: list[list[str]] = [[] for _ in range(n)]
-        rounded = [round_points(t, r.rounding) for t in totals]
-        for s in range(n):
+        for s in self.active:
             if s == d:
-                deltas[s] = self.contract if made else -self.contract
-            elif not self.on_barrel[s]:
-                deltas[s] = rounded[s]
-        self._bolts(deltas, marks, card_points)
+                result = self.contract if made else -self.contract
+                if self.dark:
+                    result = 2 * totals[d] if made and not r.dark_cap_240 else 2 * result
+                    marks[d].append("dark")
+                deltas[s] = result * golden
+            elif not self._scores_nothing(s):
+                if self.golden and r.golden_marriage_not_doubled:
+                    doubled = round_points(2 * card_points[s] + marriage_points[s], r.rounding)
+                    deltas[s] = doubled
+                else:
+                    deltas[s] = rounded[s] * golden
+        if self.golden:
+            for row in marks:
+                row.append("golden")
+            self.golden_made = self.golden_made or made
+        self._dealer_talon_score(deltas, marks)
+        self._bolts(deltas, marks, totals)
+        for s in self.nines_bonus:
+            deltas[s] += r.penalty
+            marks[s].append("four_nines")
         self._finish_hand(
             "made" if made else "failed",
             deltas,
             marks,
             {
                 "card_points": card_points,
-                "marriage_points": list(self.marriage_points),
+                "marriage_points": marriage_points,
                 "totals": totals,
                 "rounded": rounded,
                 "tricks": list(self.trick_counts),
             },
         )
 
-    def _bolts(self, deltas: list[int], marks: list[list[str]], card_points: list[int]) -> None:
+    def _scores_nothing(self, s: int) -> bool:
+        """A defender on the barrel (or past the Polish lock) scores nothing."""
+        lock = self.rules.lock_at
+        return self.on_barrel[s] or (lock is not None and self.scores[s] >= lock)
+
+    def _dealer_talon_score(self, deltas: list[int], marks: list[list[str]]) -> None:
+        """Four players: the dealer, sitting out, scores the talon (RULES.md §11)."""
+        dealer = self.sitting_out
+        if dealer is None or self._scores_nothing(dealer):
+            return
+        r = self.rules
+        talon = self.talon
+        marriage = sum(MARRIAGE_VALUES[s] for s in marriages_in(talon))
+        if r.dealer_score == "flat_30":
+            value = 30
+        elif r.dealer_score == "aces_50":
+            value = 50 * count(talon & ACES_MASK) + marriage
+        else:
+            value = points(talon) + marriage
+            if r.talon_half_marriage:
+                for suit in SUITS:
+                    half = talon & marriage_mask(suit)
+                    if half and half != marriage_mask(suit):
+                        value += MARRIAGE_VALUES[suit] // 2
+        deltas[dealer] = value * (2 if self.golden else 1)
+        marks[dealer].append("talon")
+
+    def _bolts(self, deltas: list[int], marks: list[list[str]], totals: list[int]) -> None:
         r = self.rules
         if r.bolt_mode == "off":
             return
-        for s in range(self.players):
+        for s in self.active:
             if self.on_barrel[s] or (r.no_bolt_on_own_game and s == self.declarer):
                 continue
-            bolted = (
-                self.trick_counts[s] == 0
-                if r.bolt_rule == "no_tricks"
-                else card_points[s] + self.marriage_points[s] == 0
-            )
+            bolted = self.trick_counts[s] == 0 if r.bolt_rule == "no_tricks" else totals[s] == 0
             if not bolted:
                 if r.bolt_mode == "consecutive":
                     self.bolts[s] = 0
                 continue
+            double = (self.dark and s == self.declarer and r.dark_double_bolt) or (
+                self.golden and r.golden_double_bolt
+            )
+            self._add_bolts(s, 2 if double else 1, deltas, marks)
+
+    def _add_bolts(self, s: int, k: int, deltas: list[int], marks: list[list[str]]) -> None:
+        r = self.rules
+        for _ in range(k):
             self.bolts[s] += 1
             marks[s].append("bolt")
             if self.bolts[s] >= 3:
                 self.bolts[s] = 0
-                deltas[s] -= r.penalty
+                deltas[s] -= r.penalty * (2 if self.golden else 1)
                 marks[s].append("bolt_penalty")
 
     def _write_off(self) -> None:
@@ -697,17 +937,39 @@ class Game:
         deltas = [0] * self.players
         marks: list[list[str]] = [[] for _ in range(self.players)]
         if not r.write_off_keeps_score:
-            deltas[d] = -value
+            deltas[d] = -value * (2 if self.dark else 1)
         self.write_offs[d] += 1
         if r.write_off_third_penalty and self.write_offs[d] == 3:
             deltas[d] -= r.penalty
             marks[d].append("penalty")
-        share = 60 if r.write_off_flat_60 else write_off_share(value)
+        share = 60 if self.players == 2 or r.write_off_flat_60 else write_off_share(value)
         for o in self.opponents:
-            if not self.on_barrel[o]:
+            if not self._scores_nothing(o):
                 deltas[o] = share
         marks[d].append("writeoff")
+        self._dealer_talon_score(deltas, marks)
         self._finish_hand("writeoff", deltas, marks, {})
+
+    def _abandon(self, act: Cross | Bomb) -> None:
+        """Cross (крещусь) or bomb: the declarer gives the hand up without loss."""
+        assert self.declarer is not None and self.bid is not None
+        d = self.declarer
+        self.contract = self.contract if self.contract is not None else self.bid
+        deltas = [0] * self.players
+        marks: list[list[str]] = [[] for _ in range(self.players)]
+        if isinstance(act, Cross):
+            marks[d].append("cross")
+            for o in self.opponents:
+                if not self.on_barrel[o]:
+                    self._add_bolts(o, 1, deltas, marks)
+            self._finish_hand("cross", deltas, marks, {})
+            return
+        self.bombs[d] += 1
+        marks[d].append("bomb")
+        for o in self.opponents:
+            if not self._scores_nothing(o):
+                deltas[o] = 60
+        self._finish_hand("bomb", deltas, marks, {})
 
     def _finish_hand(
         self, result: str, deltas: list[int], marks: list[list[str]], details: dict[str, Any]
@@ -722,13 +984,13 @@ class Game:
         barrel_at = r.barrel_at
         winner: int | None = None
 
-        def fall(s: int) -> None:
+        def fall(s: int, base: int) -> None:
             if r.barrel_fall_to == "minus_penalty":
-                new[s] = barrel_at - r.penalty
+                new[s] = base - r.penalty
             elif r.barrel_fall_to == "500":
                 new[s] = 500
             else:
-                new[s] = barrel_at - (self.contract or 0)
+                new[s] = base - (self.contract or 0)
             self.falls[s] += 1
             self.on_barrel[s] = False
             self.barrel_hands[s] = 0
@@ -742,19 +1004,21 @@ class Game:
             if not self.on_barrel[s]:
                 continue
             if s == d and result == "made":
-                new[s] = before[s] + self.contract
+                new[s] = before[s] + deltas[s]
                 if new[s] >= self._target:
                     winner = s
                     marks[s].append("win")
                 continue
             if s == d and result in ("failed", "writeoff"):
-                fall(s)
+                fall(s, before[s])
                 continue
             new[s] = before[s]
+            if s == self.sitting_out or (s == d and result in ("cross", "bomb")):
+                continue  # a dealer sitting out does not use up an attempt
             self.barrel_hands[s] += 1
             marks[s].append(f"barrel_hand_{self.barrel_hands[s]}")
             if self.barrel_hands[s] >= r.barrel_attempts:
-                fall(s)
+                fall(s, before[s])
 
         if winner is None and barrel_at is not None:
             arriving = [s for s in range(n) if not self.on_barrel[s] and new[s] >= barrel_at]
@@ -766,22 +1030,25 @@ class Game:
             if r.one_on_barrel and arriving:
                 if len(arriving) > 1:
                     for s in arriving:
-                        fall(s)
+                        fall(s, barrel_at)
                 else:
                     for s in range(n):
                         if self.on_barrel[s] and s != arriving[0]:
                             marks[s].append("knocked_off")
-                            fall(s)
+                            fall(s, barrel_at)
         elif winner is None:
-            for s in range(n):
-                if new[s] >= self._target:
-                    winner = s
+            reached = [s for s in range(n) if new[s] >= self._target]
+            if reached:
+                winner = max(reached, key=lambda s: (new[s], s == d))
+                marks[winner].append("win")
 
         if r.samosval:
             for s in range(n):
                 if new[s] == 555 or (r.samosval_negative and new[s] == -555):
                     new[s] = 0
                     marks[s].append("samosval")
+        if r.reverse_barrel and winner is None:
+            winner = self._reverse_barrel(new, marks)
 
         self.scores = new
         self.hand_no += 1
@@ -792,6 +1059,8 @@ class Game:
             "declarer": d,
             "bid": self.bid,
             "contract": self.contract,
+            "dark": self.dark,
+            "golden": self.golden,
             "talon": texts_of(self.talon) if self.talon_shown else None,
             "deltas": [new[s] - before[s] for s in range(n)],
             "scores": list(new),
@@ -803,8 +1072,54 @@ class Game:
             self.winner = winner
             self.phase = OVER
             return
-        self.dealer = self._next(self.dealer)
+        self._end_golden_hand()
+        self.dealer = (self.dealer + 1) % n
         self._deal()
+
+    def _reverse_barrel(self, new: list[int], marks: list[list[str]]) -> int | None:
+        """Reverse barrel (обратная бочка): −880 must reach −1000 within three hands.
+
+        Reaching it ends the match (that player has lost; the best score wins);
+        failing in time puts the player back to −760.
+        """
+        r = self.rules
+        for s in range(self.players):
+            if new[s] <= -self._target:
+                marks[s].append("reverse_barrel_out")
+                return max(range(self.players), key=lambda k: new[k])
+            entry = self.reverse_hands[s]
+            if entry is None:
+                if new[s] <= -880:
+                    new[s] = -880
+                    self.reverse_hands[s] = 0
+                    marks[s].append("reverse_barrel")
+                continue
+            if new[s] > -880:
+                self.reverse_hands[s] = None
+                continue
+            new[s] = -880
+            self.reverse_hands[s] = entry + 1
+            if entry + 1 >= r.barrel_attempts:
+                new[s] = -880 + r.penalty
+                self.reverse_hands[s] = None
+                marks[s].append("fall")
+        return None
+
+    def _end_golden_hand(self) -> None:
+        if not self.golden:
+            return
+        self.golden_left -= 1
+        if self.golden_left or self.golden_made:
+            return
+        r = self.rules
+        if r.golden_reset:
+            self.scores = [0] * self.players
+            row = dict(self.sheet[-1])
+            row["scores"] = list(self.scores)
+            row["marks"] = [[*m, "golden_reset"] for m in row["marks"]]
+            self.sheet[-1] = row
+        if r.golden_repeat:
+            self.golden_left = self.players
 
     # --- views ----------------------------------------------------------------------------
 
@@ -814,9 +1129,12 @@ class Game:
             not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players
         ):
             raise ValueError(f"no seat {seat!r} at a table of {self.players}")
-        after_bidding = self.phase in (TALON, CLAIM, CONTRACT, PLAY)
-        sees_talon = after_bidding and (self.talon_shown or seat == self.declarer)
+        after_bidding = self.phase in _AFTER_BIDDING
+        taken = self.phase != CHOOSE
+        sees_talon = after_bidding and taken and (self.talon_shown or seat == self.declarer)
+        blindfolded = self.phase == DARK and seat == self.first_hand
         last = self.tricks[-1] if self.tricks else None
+        sees_discards = seat is not None and seat == self.declarer
         return {
             "seat": seat,
             "players": self.players,
@@ -824,15 +1142,28 @@ class Game:
             "turn": self.current_player,
             "dealer": self.dealer,
             "first_hand": self.first_hand,
+            "active": list(self.active),
+            "sitting_out": self.sitting_out,
             "hand_no": self.hand_no + 1,
-            "hand": texts_of(self.hands[seat]) if seat is not None else [],
+            "hand": texts_of(self.hands[seat]) if seat is not None and not blindfolded else [],
             "hand_sizes": [count(h) for h in self.hands],
             "talon": texts_of(self.talon) if sees_talon else None,
+            "talon_size": 2 if self.players == 2 else 3,
             "talon_shown": self.talon_shown,
+            "talons": (
+                [texts_of(t) for t in self.talons]
+                if self.phase == CHOOSE
+                and seat == self.declarer
+                and self.rules.two_player_talon_choice == "seen"
+                else None
+            ),
+            "discarded": texts_of(self.discarded) if sees_discards else None,
+            "dark": self.dark,
+            "golden": self.golden,
             "bids": [[s, "pass" if v is None else v] for s, v in self.bids],
             "high_bid": self.high_bid,
             "high_bidder": self.high_bidder,
-            "passed": [s for s in range(self.players) if self.passed[s]],
+            "passed": [s for s in self.active if self.passed[s]],
             "declarer": self.declarer,
             "bid": self.bid,
             "contract": self.contract,
@@ -851,10 +1182,10 @@ class Game:
                 else None
             ),
             "trump": SUIT_CHARS[self.trump] if self.trump is not None else None,
-            "marriages": [[s, SUIT_CHARS[suit]] for s, suit in self.marriages],
+            "marriages": [[s, "A" if suit < 0 else SUIT_CHARS[suit]] for s, suit in self.marriages],
             "trick_counts": list(self.trick_counts),
             "card_points": [points(w) for w in self.won],
-            "marriage_points": list(self.marriage_points),
+            "marriage_points": self._marriage_points(),
             "scores": list(self.scores),
             "barrel": [
                 {"on": self.on_barrel[s], "hands": self.barrel_hands[s], "falls": self.falls[s]}
@@ -874,7 +1205,8 @@ class Game:
         }
 
     def _sees_given(self, seat: int | None, to: int) -> bool:
-        return not self.rules.pass_face_down or seat in (to, self.declarer)
+        face_down = self.rules.pass_face_down or self.dark
+        return not face_down or seat in (to, self.declarer)
 
     # --- saving and copying ---------------------------------------------------------------
 
@@ -904,15 +1236,14 @@ class Game:
         log = data.get("log")
         if not isinstance(log, list) or not all(isinstance(a, str) for a in log):
             raise ValueError("corrupt save: the action log must be a list of texts")
-        deals = data.get("deals") or None
         try:
             game = cls.new(
                 rules=Rules.from_dict(data.get("rules") or {}),
                 seed=data.get("seed", 0),
-                deal=deals,
+                deal=data.get("deals") or None,
                 scores=data.get("scores"),
             )
-        except (TypeError, KeyError) as e:
+        except (TypeError, KeyError, NotImplementedError) as e:
             raise ValueError(f"corrupt save: {e}") from None
         game.replay(log)
         return game
@@ -928,29 +1259,9 @@ class Game:
     def copy(self) -> Game:
         """An independent copy, cheap enough for search."""
         g = _copy.copy(self)
-        for name in (
-            "log",
-            "scores",
-            "bolts",
-            "on_barrel",
-            "barrel_hands",
-            "falls",
-            "write_offs",
-            "hands",
-            "dealt",
-            "bids",
-            "passed",
-            "given",
-            "claimants",
-            "trick",
-            "tricks",
-            "won",
-            "trick_counts",
-            "marriage_points",
-            "marriages",
-        ):
-            setattr(g, name, list(getattr(self, name)))
-        g.sheet = list(self.sheet)
+        for name, value in vars(self).items():
+            if isinstance(value, list):
+                setattr(g, name, list(value))
         return g
 
     def __eq__(self, other: object) -> bool:
@@ -965,7 +1276,13 @@ class Game:
         )
 
 
-def _check_deal(d: Any, players: int, k: int) -> dict[str, Any]:
+def _check_seat(value: Any, players: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+        raise ValueError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
+    return value
+
+
+def _check_deal(d: Any, players: int, k: int, dealer: int) -> dict[str, Any]:
     """A validated explicit deal; ``ValueError`` says what is wrong with it."""
     where = f"deal {k + 1}"
     if not isinstance(d, dict):
@@ -974,24 +1291,30 @@ def _check_deal(d: Any, players: int, k: int) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     hands, talon = d.get("hands"), d.get("talon")
-    per = (24 - 3) // players
+    per = 10 if players == 2 else 7
+    talon_size = 4 if players == 2 else 3
     if not isinstance(hands, list) or len(hands) != players:
         raise ValueError(f"{where} must give {players} hands")
-    for h in hands:
-        if not isinstance(h, list) or len(h) != per:
+    for seat, h in enumerate(hands):
+        size = 0 if players == 4 and seat == dealer else per
+        if not isinstance(h, list) or len(h) != size:
+            if size == 0:
+                raise ValueError(f"{where}: the dealer (seat {dealer}) sits out with no cards")
             raise ValueError(f"{where}: every hand has {per} cards")
-    if not isinstance(talon, list) or len(talon) != 3:
-        raise ValueError(f"{where}: the talon has 3 cards")
+        if not all(isinstance(c, str) for c in h):
+            raise ValueError(f"{where}: cards are texts like 'TH'")
+    if not isinstance(talon, list) or len(talon) != talon_size:
+        raise ValueError(f"{where}: the talon has {talon_size} cards")
+    if not all(isinstance(c, str) for c in talon):
+        raise ValueError(f"{where}: cards are texts like 'TH'")
     all_cards = mask_of([c for h in hands for c in h] + list(talon))
     if all_cards != FULL_DECK:
         raise ValueError(f"{where} must use every card of the deck once")
     out: dict[str, Any] = {
         "hands": [texts_of(mask_of(h)) for h in hands],
-        "talon": texts_of(mask_of(talon)),
+        # Keep the talon's order: with two players it splits into two talons.
+        "talon": [card_text(parse_card(c)) for c in talon],
     }
     if "dealer" in d:
-        dealer = d["dealer"]
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-            raise ValueError(f"{where}: dealer must be a seat 0..{players - 1}")
-        out["dealer"] = dealer
+        out["dealer"] = _check_seat(d["dealer"], players, f"{where}: dealer")
     return out
