@@ -116,9 +116,12 @@ def highest(cards: CardSet) -> Card:
     return cards.bit_length() - 1
 
 
+MARRIAGE_MASKS = tuple(1 << card(s, KING) | 1 << card(s, QUEEN) for s in SUITS)
+
+
 def marriage_mask(suit: int) -> CardSet:
     """The king and queen of a suit."""
-    return bit(card(suit, KING)) | bit(card(suit, QUEEN))
+    return MARRIAGE_MASKS[suit]
 
 
 ACES_MASK: CardSet = sum(1 << card(s, ACE) for s in SUITS)
@@ -128,7 +131,7 @@ JACKS_MASK: CardSet = sum(1 << card(s, JACK) for s in SUITS)
 
 def marriages_in(cards: CardSet) -> list[int]:
     """Suits whose king and queen are both in the set."""
-    return [s for s in SUITS if cards & marriage_mask(s) == marriage_mask(s)]
+    return [s for s in SUITS if cards & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]]
 
 
 def marriage_points_in(cards: CardSet) -> int:

@@ -355,8 +355,9 @@ class Game:
                 out.extend(Discard(c) for c in iter_cards(self.hands[s]))
             else:
                 given_to = {seat for _, seat in self.given}
+                opponents = self.opponents
                 for c in iter_cards(self.hands[s]):
-                    for opp in self.opponents:
+                    for opp in opponents:
                         if opp not in given_to:
                             out.append(Give(c, opp))
             self._append_declarer_options(out)
@@ -391,6 +392,17 @@ class Game:
             act = as_action(action)
         except IllegalAction:
             return False
+        return self._allows(act)
+
+    def _allows(self, act: Action) -> bool:
+        if isinstance(act, Play) and self.phase == PLAY:
+            # The hot path of every hand, checked without listing all actions.
+            s = self.turn
+            if self.trick:
+                return not act.declare and bool(self._followable(self.hands[s]) & bit(act.card))
+            if act.declare:
+                return bool(self.hands[s] & bit(act.card)) and self._may_declare(s, act.card)
+            return bool(self._leadable(s) & bit(act.card))
         return act in self.legal_actions()
 
     def _marriage_value(self, cards: CardSet) -> int:
@@ -636,7 +648,7 @@ class Game:
     def apply(self, action: Action | str) -> Action:
         """Apply one action of the current player; an illegal one raises and changes nothing."""
         act = as_action(action)
-        if act not in self.legal_actions():
+        if not self._allows(act):
             raise IllegalAction(self._why_illegal(act))
         self.log.append(str(act))
         s = self.turn

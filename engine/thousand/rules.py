@@ -635,8 +635,10 @@ class Rules:
     )
 
     def __post_init__(self) -> None:
-        # Index once: the engine reads options on every action.
+        # Options become plain attributes: the engine reads them on every action.
         object.__setattr__(self, "_by_id", dict(self.values))
+        for key, value in self.values:
+            object.__setattr__(self, key, value)
 
     def __getattr__(self, name: str) -> Any:
         by_id = self.__dict__.get("_by_id")
