@@ -81,6 +81,8 @@ OBLIGATORY_BID = 100
 COMPULSORY_BID = 120
 """The bid of dark play and of the golden round."""
 WIN_SCORE = 1000
+INTERMEDIATE_BARREL = 380
+"""The intermediate barrel (промежуточная бочка), where the rules have one."""
 
 DARK, BIDDING, CHOOSE, TALON, CLAIM, CONTRACT, PLAY, OVER = (
     "dark", "bidding", "choose", "talon", "claim", "contract", "play", "over",
@@ -110,6 +112,7 @@ class Game:
         self.write_offs: list[int] = []
         self.bombs: list[int] = []
         self.reverse_hands: list[int | None] = []
+        self.at_380: list[int | None] = []
         self.sheet: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.hand_no = 0
@@ -196,6 +199,7 @@ class Game:
         g.write_offs = [0] * n
         g.bombs = [0] * n
         g.reverse_hands = [None] * n
+        g.at_380 = [None] * n
         if scores is not None:
             g.start_scores = g._check_scores(scores)
             barrel = rules.barrel_at
@@ -889,7 +893,11 @@ class Game:
     def _scores_nothing(self, s: int) -> bool:
         """A defender on the barrel (or past the Polish lock) scores nothing."""
         lock = self.rules.lock_at
-        return self.on_barrel[s] or (lock is not None and self.scores[s] >= lock)
+        return (
+            self.on_barrel[s]
+            or self.at_380[s] is not None
+            or (lock is not None and self.scores[s] >= lock)
+        )
 
     def _dealer_talon_score(self, deltas: list[int], marks: list[list[str]]) -> None:
         """Four players: the dealer, sitting out, scores the talon (RULES.md §11)."""
@@ -1012,6 +1020,8 @@ class Game:
                 self.falls[s] = 0
                 marks[s].append("zero")
 
+        if r.intermediate_barrel_380:
+            self._intermediate_barrel(before, new, marks, result)
         for s in range(n):
             if not self.on_barrel[s]:
                 continue
@@ -1087,6 +1097,41 @@ class Game:
         self._end_golden_hand()
         self.dealer = (self.dealer + 1) % n
         self._deal()
+
+    def _intermediate_barrel(
+        self, before: list[int], new: list[int], marks: list[list[str]], result: str
+    ) -> None:
+        """The intermediate barrel at 380: a player who reaches it stops there, scores
+        nothing as a defender, and moves on only by making a contract of their own
+        within ``barrel_attempts`` hands; otherwise they fall by the penalty."""
+        r = self.rules
+        d = self.declarer
+        fallen = INTERMEDIATE_BARREL - r.penalty
+        for s in range(self.players):
+            hands = self.at_380[s]
+            if hands is None:
+                crossed = before[s] < INTERMEDIATE_BARREL <= new[s]
+                if crossed and not (s == d and result == "made"):
+                    new[s] = INTERMEDIATE_BARREL
+                    self.at_380[s] = 0
+                    marks[s].append("barrel_380")
+                continue
+            if s == d and result == "made":
+                self.at_380[s] = None
+                continue
+            if s == d and result in ("failed", "writeoff"):
+                new[s], self.at_380[s] = fallen, None
+                marks[s].append("fall_380")
+                continue
+            new[s] = before[s]
+            if s == self.sitting_out:
+                continue
+            if hands + 1 >= r.barrel_attempts:
+                new[s], self.at_380[s] = fallen, None
+                marks[s].append("fall_380")
+            else:
+                self.at_380[s] = hands + 1
+                marks[s].append(f"barrel_380_hand_{hands + 1}")
 
     def _reverse_barrel(self, new: list[int], marks: list[list[str]]) -> int | None:
         """Reverse barrel (обратная бочка): −880 must reach −1000 within three hands.
@@ -1200,7 +1245,12 @@ class Game:
             "marriage_points": self._marriage_points(),
             "scores": list(self.scores),
             "barrel": [
-                {"on": self.on_barrel[s], "hands": self.barrel_hands[s], "falls": self.falls[s]}
+                {
+                    "on": self.on_barrel[s],
+                    "hands": self.barrel_hands[s],
+                    "falls": self.falls[s],
+                    "at_380": self.at_380[s] is not None,
+                }
                 for s in range(self.players)
             ],
             "bolts": list(self.bolts),

@@ -613,7 +613,7 @@ OPTIONS: tuple[Option, ...] = (
 OPTIONS_BY_ID: dict[str, Option] = {o.id: o for o in OPTIONS}
 
 # Values the engine does not play yet; Game.new refuses them with NotImplementedError.
-_UNSUPPORTED: dict[str, tuple[Any, ...]] = {"intermediate_barrel_380": (True,)}
+_UNSUPPORTED: dict[str, tuple[Any, ...]] = {}
 
 
 def _check_all(values: Mapping[str, Any]) -> dict[str, Any]:
