@@ -100,6 +100,7 @@ class Game:
         self.rules = Rules()
         self.seed: int | str = 0
         self.deals: list[dict[str, Any]] = []
+        self.deal_seeds: dict[int, str] = {}
         self.start_scores: list[int] | None = None
         self.players = 3
         self.log: list[str] = []
@@ -278,7 +279,8 @@ class Game:
             hands = [mask_of(h) for h in d["hands"]]
             talon_cards = [parse_card(c) for c in d["talon"]]
         else:
-            deck = shuffled_deck(self.seed, self.deal_no)
+            seed = self.deal_seeds.get(self.deal_no, self.seed)
+            deck = shuffled_deck(seed, self.deal_no)
             for k, seat in enumerate(self.active):
                 for c in deck[k * per : (k + 1) * per]:
                     hands[seat] |= bit(c)
@@ -1280,6 +1282,7 @@ class Game:
                 "rules": self.rules.to_dict(),
                 "seed": self.seed,
                 "deals": self.deals,
+                "deal_seeds": {str(k): v for k, v in sorted(self.deal_seeds.items())},
                 "scores": self.start_scores,
                 "log": self.log,
             },
@@ -1307,8 +1310,32 @@ class Game:
             )
         except (TypeError, KeyError, NotImplementedError) as e:
             raise ValueError(f"corrupt save: {e}") from None
+        seeds = data.get("deal_seeds") or {}
+        if not isinstance(seeds, dict):
+            raise ValueError("corrupt save: deal_seeds must map deal numbers to seeds")
+        for key, value in seeds.items():
+            if not isinstance(key, str) or not key.isdigit() or not isinstance(value, str):
+                raise ValueError(f"corrupt save: bad deal seed {key!r}: {value!r}")
+            game.deal_seeds[int(key)] = value
         game.replay(log)
         return game
+
+    @property
+    def next_deal_number(self) -> int:
+        """The number of the next deal (redeals count): what :meth:`set_deal_seed` names."""
+        return self.deal_no
+
+    def set_deal_seed(self, deal_number: int, seed: str) -> None:
+        """Shuffle a future deal from ``seed`` instead of the match seed.
+
+        A network game uses this for its fair deal: each hand's seed comes
+        from every seat (commit–reveal), and is set before that hand is dealt.
+        """
+        if not isinstance(seed, str) or not seed:
+            raise ValueError("a deal seed is a non-empty text")
+        if not isinstance(deal_number, int) or deal_number < self.deal_no:
+            raise ValueError(f"deal {deal_number} has already been dealt")
+        self.deal_seeds[deal_number] = seed
 
     def replay(self, actions: Iterable[str | Action]) -> None:
         """Apply actions in order; the first illegal one raises ValueError naming its place."""
