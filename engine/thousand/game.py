@@ -1349,8 +1349,8 @@ class Game:
         """An independent copy, cheap enough for search."""
         g = _copy.copy(self)
         for name, value in vars(self).items():
-            if isinstance(value, list):
-                setattr(g, name, list(value))
+            if isinstance(value, list | dict):
+                setattr(g, name, value.copy())
         return g
 
     def __eq__(self, other: object) -> bool:
