@@ -1,0 +1,149 @@
+"""Duplicate matches between bot levels: the same deals, the bots rotated through every seating.
+
+This script owns the strength measurement of the bots (issue 6). Each deal is
+played once per seating of the bots (3! = 6 for three players) from the same
+starting scores, so card luck cancels out; a hand is played until it is
+scored (a redeal deals again from the same seed, so every seating sees the
+same cards). It prints, for each bot, the mean match points (score change
+on the sheet) per hand with a 95% confidence interval over the deals, and
+for each pair of bots the mean per-deal margin with its 95% CI.
+
+    python bench/duplicate.py --deals 2000 --bots strong,normal,easy --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
+
+from thousand import Game, Rules  # noqa: E402
+from thousand.bots import choose  # noqa: E402
+
+
+def play_hand(
+    bots: list[str], seed: str, scores: list[int] | None, rules: Rules, bot_seed: int
+) -> tuple[list[int], dict[str, Any]]:
+    """Play one scored hand with ``bots[seat]`` at each seat; the score changes and the sheet row."""
+    game = Game.new(rules=rules, seed=seed, scores=scores)
+    for _ in range(2000):
+        seat = game.current_player
+        assert seat is not None
+        action = choose(game.view(seat), level=bots[seat], seed=bot_seed)
+        game.apply(action)
+        rows = [r for r in game.sheet if r["result"] != "redeal"]
+        if rows:
+            return list(rows[0]["deltas"]), rows[0]
+        if game.deal_no > 20:
+            break
+    return [0] * len(bots), {"result": "redeal"}
+
+
+def run_deal(args: tuple[int, list[str], str, str]) -> dict[str, Any]:
+    index, bots, preset, score_mode = args
+    rules = Rules.preset(preset)
+    n = rules.players
+    rng = random.Random(f"scores/{index}")
+    scores = None if score_mode == "zero" else [rng.randrange(0, 141) * 5 for _ in range(n)]
+    per_bot: dict[str, list[float]] = {b: [] for b in bots}  # a repeated level pools its seats
+    made = {b: [0, 0] for b in bots}  # hands declared, contracts made
+    writeoffs = dict.fromkeys(bots, 0)
+    seconds = 0.0
+    for perm in itertools.permutations(range(len(bots))):
+        seating = [bots[p] for p in perm]
+        t = time.perf_counter()
+        deltas, row = play_hand(seating, f"dup/{index}", scores, rules, bot_seed=index)
+        seconds += time.perf_counter() - t
+        for seat, bot in enumerate(seating):
+            per_bot[bot].append(deltas[seat])
+        d = row.get("declarer")
+        if d is not None and row["result"] in ("made", "failed", "writeoff"):
+            made[seating[d]][0] += 1
+            made[seating[d]][1] += row["result"] == "made"
+            writeoffs[seating[d]] += row["result"] == "writeoff"
+    return {
+        "index": index,
+        "mean": {b: sum(v) / len(v) for b, v in per_bot.items()},
+        "made": made,
+        "writeoffs": writeoffs,
+        "seconds": seconds,
+    }
+
+
+def ci(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=200, help="number of deals (each played 6 times)")
+    ap.add_argument("--bots", default="strong,normal,easy", help="three levels, comma-separated")
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument(
+        "--scores",
+        choices=("zero", "random"),
+        default="zero",
+        help="starting scores of every deal: all zero, or random 0..700 per seat",
+    )
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0, help="index of the first deal")
+    ap.add_argument("--json", help="also write the per-deal results here")
+    args = ap.parse_args()
+    bots = args.bots.split(",")
+    tasks = [
+        (i, bots, args.preset, args.scores) for i in range(args.start, args.start + args.deals)
+    ]
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for k, r in enumerate(pool.imap_unordered(run_deal, tasks, chunksize=1)):
+            results.append(r)
+            if (k + 1) % 50 == 0:
+                print(
+                    f"  {k + 1}/{len(tasks)} deals, {time.perf_counter() - started:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    results.sort(key=lambda r: r["index"])
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f)
+    n = len(results)
+    print(
+        f"duplicate: {n} deals x {math.factorial(len(bots))} seatings, preset {args.preset}, "
+        f"scores {args.scores}, bots {', '.join(bots)}; {time.perf_counter() - started:.0f} s"
+    )
+    print("mean match points per hand (95% CI):")
+    for b in dict.fromkeys(bots):
+        m, h = ci([r["mean"][b] for r in results])
+        declared = sum(r["made"][b][0] for r in results)
+        made = sum(r["made"][b][1] for r in results)
+        wo = sum(r["writeoffs"][b] for r in results)
+        rate = made / declared if declared else float("nan")
+        print(
+            f"  {b:7s} {m:+7.2f} ± {h:5.2f}   declared {declared}, made {rate:.1%}, "
+            f"written off {wo}"
+        )
+    print("margins, per deal (95% CI):")
+    for a, b in itertools.combinations(dict.fromkeys(bots), 2):
+        m, h = ci([r["mean"][a] - r["mean"][b] for r in results])
+        verdict = "excludes 0" if abs(m) > h else "includes 0"
+        print(f"  {a} - {b}: {m:+7.2f} ± {h:5.2f}  ({verdict})")
+
+
+if __name__ == "__main__":
+    main()

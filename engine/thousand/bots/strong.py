@@ -1,0 +1,385 @@
+"""The ``strong`` level: determinization and perfect-information search.
+
+This module owns the search bot's decisions. For each one it samples deals
+consistent with the seat's view (:mod:`.sampling`), plays them out with the
+double-dummy solver (:mod:`.solver`) and picks the action with the best
+average match value (:mod:`.value`). Card play asks, for each candidate card
+and sample, whether the declarer still reaches its contract (a null-window
+search), then refines the point totals while the node budget lasts. Bidding
+(торговля) asks whether the next bid is reachable after taking a sampled
+talon (прикуп) and giving away two cards (снос); giving compares a few
+candidate pairs of cards on common samples; the contract (заказ) is the
+value with the best expected outcome, against writing off (роспись).
+
+The work is fixed by sample and node counts, so a decision depends only on
+the view and the seed; the time budget is only a safety net that cuts the
+search short and keeps the best answer so far.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import card_text
+from .heuristic import (
+    _fallback,
+    _opponents_to_receive,
+    choose_heuristic,
+    estimate,
+    give_plan,
+)
+from .knowledge import Knowledge, legal_plays, play_text, read_view
+from .sampling import Deal, sample_deals
+from .solver import INF, SearchAborted, Solver
+from .value import MatchContext
+
+DEFEND_VALUE = -12.0
+"""Rough match value of defending a hand, against which declaring is weighed."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The deterministic amount of work per decision."""
+
+    play_samples: int = 20
+    play_nodes: int = 60_000
+    """Nodes for the first pass (reach the contract or not); the rest refines points."""
+    refine_nodes: int = 30_000
+    bid_samples: int = 16
+    give_samples: int = 10
+    give_plans: int = 6
+    contract_samples: int = 16
+    node_cap: int = 150_000
+    """Hard cap on nodes for any decision."""
+
+
+DEFAULT_BUDGET = Budget()
+
+
+class _Clock:
+    def __init__(self, budget_s: float | None, cap: int) -> None:
+        self.deadline = time.perf_counter() + budget_s if budget_s is not None else None
+        self.cap = cap
+        self.used = 0
+
+    def solver(self, k: Knowledge, declarer: int, rules: dict[str, Any]) -> Solver:
+        left = max(1, self.cap - self.used)
+        return Solver(
+            k.order,
+            declarer,
+            bool(rules.get("marriage_first_lead", False)),
+            node_limit=left,
+            deadline=self.deadline,
+        )
+
+    def spend(self, s: Solver) -> None:
+        self.used += s.nodes
+
+    @property
+    def out(self) -> bool:
+        if self.used >= self.cap:
+            return True
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+
+def choose_strong(
+    view: dict[str, Any],
+    rng: random.Random,
+    budget_s: float | None,
+    budget: Budget = DEFAULT_BUDGET,
+) -> str:
+    legal: list[str] = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    phase = view.get("phase")
+    k = read_view(view)
+    rules = dict(view.get("rules") or {})
+    ctx = MatchContext.from_view(view, k.order)
+    clock = _Clock(budget_s, budget.node_cap)
+    try:
+        if phase == "play" and k.declarer is not None and k.contract is not None:
+            return _play(view, k, rules, ctx, rng, clock, budget)
+        if phase == "bidding" and k.players == 3:
+            return _bid(view, k, rules, ctx, rng, clock, budget)
+        if phase == "talon" and k.declarer == k.seat and k.players == 3:
+            return _talon(view, k, rules, ctx, rng, clock, budget)
+        if phase == "contract" and k.declarer == k.seat and k.players == 3:
+            return _contract(view, k, rules, ctx, rng, clock, budget)
+    except SearchAborted:
+        pass
+    # Phases and tables the search does not model yet: the counting heuristic.
+    return choose_heuristic(view, "normal", rng)
+
+
+# --- card play -------------------------------------------------------------------------------
+
+
+def _play(
+    view: dict[str, Any],
+    k: Knowledge,
+    rules: dict[str, Any],
+    ctx: MatchContext,
+    rng: random.Random,
+    clock: _Clock,
+    budget: Budget,
+) -> str:
+    moves = legal_plays(view["legal"])
+    if not moves:
+        return _fallback(view["legal"])
+    if len(moves) == 1:
+        return play_text(*moves[0])
+    assert k.declarer is not None and k.contract is not None
+    d = k.declarer
+    past = k.card_points[d] + k.marriage_points[d]
+    need = k.contract - past
+    deals = sample_deals(k, budget.play_samples, rng, rules, strength=estimate)
+    hi_guess = 400
+    # values[i][j]: (low, high) bounds on the declarer's future points.
+    bounds: list[list[tuple[int, int]]] = []
+    play_cap = min(budget.play_nodes, budget.node_cap)
+    for deal in deals:
+        if clock.used >= play_cap or clock.out:
+            break
+        s = clock.solver(k, d, rules)
+        row: list[tuple[int, int]] = []
+        try:
+            for c, dec in moves:
+                v = s.value_after(
+                    deal.hands, k.trick, k.leader, k.trump, k.eligible, c, dec, need - 1, need
+                )
+                row.append((v, hi_guess) if v >= need else (0, v))
+        except SearchAborted:
+            clock.spend(s)
+            break
+        clock.spend(s)
+        bounds.append(row)
+    if not bounds:
+        return choose_heuristic(view, "normal", rng)
+    # Refine: exact totals, sample by sample, while the refine budget lasts.
+    refine_cap = min(clock.used + budget.refine_nodes, budget.node_cap)
+    for i, deal in enumerate(deals[: len(bounds)]):
+        if clock.used >= refine_cap or clock.out:
+            break
+        s = clock.solver(k, d, rules)
+        s.node_limit = max(1, refine_cap - clock.used)
+        try:
+            exact = [
+                s.value_after(deal.hands, k.trick, k.leader, k.trump, k.eligible, c, dec)
+                for c, dec in moves
+            ]
+        except SearchAborted:
+            clock.spend(s)
+            break
+        clock.spend(s)
+        bounds[i] = [(v, v) for v in exact]
+    best_j = 0
+    best_u = -INF * 1.0
+    for j, (c, dec) in enumerate(moves):
+        total = 0.0
+        for row in bounds:
+            lo, hi = row[j]
+            if lo == hi:
+                est = float(lo)
+            elif lo >= need:
+                est = float(need + 10)
+            else:
+                est = float(min(hi, need - 10))
+            total += ctx.play_outcome(d, k.contract, past + est)
+        u = total / len(bounds)
+        if u > best_u + 1e-9:
+            best_u, best_j = u, j
+    c, dec = moves[best_j]
+    return play_text(c, dec)
+
+
+# --- declaring: bidding, giving, the contract ------------------------------------------------
+
+
+def _first_lead_values(
+    k: Knowledge,
+    rules: dict[str, Any],
+    clock: _Clock,
+    hands: list[int],
+    declarer: int,
+    thresholds: list[int],
+) -> int:
+    """The highest of ``thresholds`` (ascending) the declarer reaches from the first lead.
+
+    Returns ``-1`` when it reaches none. A binary search of null-window tests.
+    """
+    s = clock.solver(k, declarer, rules)
+    lo, hi = 0, len(thresholds) - 1
+    best = -1
+    try:
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if s.reaches(hands, declarer, None, 0, thresholds[mid]):
+                best = mid
+                lo = mid + 1
+            else:
+                hi = mid - 1
+    finally:
+        clock.spend(s)
+    return thresholds[best] if best >= 0 else -1
+
+
+def _declarer_hands(
+    deal: Deal, k: Knowledge, declarer: int, plan: list[tuple[int, int]]
+) -> list[int]:
+    hands = list(deal.hands)
+    for c, to in plan:
+        hands[declarer] &= ~(1 << c)
+        hands[to] |= 1 << c
+    return hands
+
+
+def _contract_choice(
+    ctx: MatchContext, declarer: int, reached: list[int], values: list[int]
+) -> tuple[int, float]:
+    """The contract of ``values`` with the best mean outcome, given what each sample reaches."""
+    best_v, best_u = values[0], -INF * 1.0
+    for v in values:
+        u = 0.0
+        for r in reached:
+            u += ctx.play_outcome(declarer, v, float(max(r, 0)) if r >= v else float(v - 15))
+        u /= max(1, len(reached))
+        if u > best_u + 1e-9:
+            best_v, best_u = v, u
+    return best_v, best_u
+
+
+def _cap(hand: int, rules: dict[str, Any]) -> int:
+    from .solver import marriage_pairs
+
+    if rules.get("bid_cap", "hand_marriages") == "none":
+        return int(rules.get("max_bid", 300))
+    pairs = marriage_pairs(hand)
+    extra = sum((40, 60, 80, 100)[s] for s in range(4) if pairs >> (6 * s) & 1)
+    return min(int(rules.get("max_bid", 300)), 120 + extra)
+
+
+def _bid(
+    view: dict[str, Any],
+    k: Knowledge,
+    rules: dict[str, Any],
+    ctx: MatchContext,
+    rng: random.Random,
+    clock: _Clock,
+    budget: Budget,
+) -> str:
+    legal: list[str] = view["legal"]
+    bids = sorted(int(a.split()[1]) for a in legal if a.startswith("bid "))
+    me = k.seat
+    first_hand = view.get("first_hand") == me
+    if not bids:
+        if "redeal" in legal:
+            return "redeal"
+        return "pass" if "pass" in legal else _fallback(legal)
+    target = bids[0]
+    deals = sample_deals(k, budget.bid_samples, rng, rules, strength=estimate)
+    step = int(rules.get("bid_step", 5))
+    reached: list[int] = []
+    for deal in deals:
+        if clock.out:
+            break
+        ten = k.hand | deal.dead
+        others = [s for s in k.order if s != me]
+        plan = give_plan(ten, others, 1)[0]
+        hands = list(deal.hands)
+        hands[me] = ten
+        hands = _declarer_hands(Deal(hands, 0), k, me, plan)
+        cap = _cap(hands[me], rules)
+        thresholds = list(range(target, max(cap, target) + 1, step))
+        reached.append(
+            _first_lead_values(k, rules, clock, hands, me, thresholds[:1] + thresholds[1:4])
+        )
+    if not reached:
+        return choose_heuristic(view, "normal", rng)
+    # The value of winning at `target`, naming the best contract afterwards.
+    cands = [v for v in range(target, target + 4 * step, step)]
+    _, declare_u = _contract_choice(ctx, me, reached, cands)
+    defend_u = DEFEND_VALUE
+    if first_hand and not any(v is not None for s, v in k.bids[1:]):
+        # Nobody raised yet: passing now still leaves this seat the 100 if both others pass.
+        pass
+    if "redeal" in legal and max(declare_u, defend_u) < 0:
+        return "redeal"
+    if declare_u > defend_u:
+        return f"bid {target}"
+    return "pass" if "pass" in legal else f"bid {target}"
+
+
+def _talon(
+    view: dict[str, Any],
+    k: Knowledge,
+    rules: dict[str, Any],
+    ctx: MatchContext,
+    rng: random.Random,
+    clock: _Clock,
+    budget: Budget,
+) -> str:
+    legal: list[str] = view["legal"]
+    me = k.seat
+    opponents = _opponents_to_receive(view)
+    if not opponents:
+        return choose_heuristic(view, "normal", rng)
+    plans = give_plan(k.hand, opponents, budget.give_plans)
+    bid = k.bid or 100
+    deals = sample_deals(k, budget.give_samples, rng, rules)
+    cap_cards = k.hand
+    best_plan, best_u = plans[0], -INF * 1.0
+    for plan in plans:
+        if clock.out:
+            break
+        reached = []
+        for deal in deals:
+            hands = _declarer_hands(deal, k, me, plan)
+            cap = max(_cap(hands[me], rules), bid)
+            thresholds = list(range(bid, cap + 1, 5))[:6]
+            reached.append(_first_lead_values(k, rules, clock, hands, me, thresholds))
+        values = list(range(bid, max(_cap(cap_cards, rules), bid) + 1, 5))[:6]
+        _, u = _contract_choice(ctx, me, reached, values)
+        if u > best_u + 1e-9:
+            best_plan, best_u = plan, u
+    if "redeal" in legal and best_u < 0:
+        return "redeal"
+    for c, to in best_plan:
+        text = f"give {card_text(c)} {to}"
+        if text in legal:
+            return text
+    return choose_heuristic(view, "normal", rng)
+
+
+def _contract(
+    view: dict[str, Any],
+    k: Knowledge,
+    rules: dict[str, Any],
+    ctx: MatchContext,
+    rng: random.Random,
+    clock: _Clock,
+    budget: Budget,
+) -> str:
+    legal: list[str] = view["legal"]
+    me = k.seat
+    values = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
+    if not values:
+        return choose_heuristic(view, "normal", rng)
+    deals = sample_deals(k, budget.contract_samples, rng, rules)
+    reached = []
+    for deal in deals:
+        if clock.out:
+            break
+        reached.append(_first_lead_values(k, rules, clock, deal.hands, me, values))
+    if not reached:
+        return choose_heuristic(view, "normal", rng)
+    v, u = _contract_choice(ctx, me, reached, values)
+    if "writeoff" in legal:
+        bid = k.bid or values[0]
+        if ctx.write_off_outcome(me, bid) > u:
+            return "writeoff"
+    if "redeal" in legal and u < 0:
+        return "redeal"
+    return f"contract {v}"
