@@ -1,0 +1,481 @@
+"""Build the static site in dist/ and serve it.
+
+This script owns dist/: it builds the engine wheel, takes the Pyodide core
+files from the pinned npm package, vendors the micropip wheel (rewriting its
+hash in the copied lock file so the browser's integrity check accepts it),
+copies web/ and writes build-manifest.json — the content hash and size of
+every file — which also goes into the service worker, so a changed file
+gives a new precache list and returning players get it. Downloads are
+cached in .cache/ (git-ignored). Everything in dist/ is referenced by
+relative URL, so it works from any static host under any sub-path.
+
+    python build.py            build dist/
+    python build.py serve      build, then serve dist/ and print the URL
+    python build.py icons      redraw web/icons/*.png from icon.svg (needs Chromium)
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+MICROPIP_VERSION = "0.11.1"
+PYODIDE_PYTHON = "3.14"
+
+# A fixed timestamp inside the wheel makes it byte-identical between builds of
+# the same source, so a rebuild does not change the site's version and make
+# every returning player download the whole site again.
+WHEEL_EPOCH = "315532800"  # 1980-01-01, the earliest a zip file can say
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".py": "text/x-python; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+
+
+class BuildError(Exception):
+    """A build step that cannot go on; the message says what to install or fix."""
+
+
+def run(cmd: list[str], what: str, hint: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """Run a tool; on failure raise BuildError naming the step and the fix."""
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload]
+    except FileNotFoundError as e:
+        raise BuildError(f"{what}: {cmd[0]} is not installed. {hint}") from e
+    if done.returncode != 0:
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
+        raise BuildError(f"{what} failed ({' '.join(cmd)}):\n{tail}\n{hint}")
+    return done  # type: ignore[no-any-return]
+
+
+def check_pip() -> None:
+    done = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True)
+    if done.returncode != 0:
+        raise BuildError(
+            f"pip is missing for {sys.executable}. Install it: "
+            f"`{sys.executable} -m ensurepip` or `apt-get install python3-pip`."
+        )
+
+
+def fetch_pyodide() -> Path:
+    """The unpacked npm package pyodide@PYODIDE_VERSION, from the cache or npm."""
+    target = CACHE / f"pyodide-{PYODIDE_VERSION}"
+    if all((target / name).is_file() for name in PYODIDE_FILES):
+        return target
+    if shutil.which("npm") is None:
+        raise BuildError(
+            f"npm is not installed; it fetches the Pyodide runtime (npm package "
+            f"pyodide@{PYODIDE_VERSION}). Install Node.js with npm, e.g. "
+            f"`apt-get install nodejs npm`."
+        )
+    CACHE.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        run(
+            ["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
+            f"fetching pyodide@{PYODIDE_VERSION} from the npm registry",
+            "Check that the npm registry is reachable and that this version exists "
+            f"(`npm view pyodide@{PYODIDE_VERSION} version`).",
+            cwd=tmp,
+        )
+        tarballs = list(Path(tmp).glob("pyodide-*.tgz"))
+        if len(tarballs) != 1:
+            raise BuildError(f"npm pack pyodide@{PYODIDE_VERSION} produced no tarball in {tmp}")
+        unpacked = Path(tmp) / "unpacked"
+        with tarfile.open(tarballs[0]) as tar:
+            # Only the core files, each checked to be a plain file under package/.
+            for name in PYODIDE_FILES:
+                member = tar.getmember(f"package/{name}")
+                if not member.isfile():
+                    raise BuildError(f"pyodide@{PYODIDE_VERSION}: {name} is not a file")
+                source = tar.extractfile(member)
+                assert source is not None
+                (unpacked).mkdir(exist_ok=True)
+                (unpacked / name).write_bytes(source.read())
+        if target.exists():
+            shutil.rmtree(target)
+        unpacked.rename(target)
+    return target
+
+
+def fetch_micropip() -> Path:
+    """The micropip wheel for Pyodide's Python, from the cache or PyPI."""
+    wheels = CACHE / "wheels"
+    found = list(wheels.glob(f"micropip-{MICROPIP_VERSION}-*.whl"))
+    if found:
+        return found[0]
+    check_pip()
+    wheels.mkdir(parents=True, exist_ok=True)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            PYODIDE_PYTHON,
+            "--dest",
+            str(wheels),
+            f"micropip=={MICROPIP_VERSION}",
+        ],
+        f"downloading micropip=={MICROPIP_VERSION} from PyPI",
+        "Check that PyPI is reachable and that this version exists "
+        "(`pip index versions micropip`).",
+    )
+    found = list(wheels.glob(f"micropip-{MICROPIP_VERSION}-*.whl"))
+    if not found:
+        raise BuildError(f"pip download micropip=={MICROPIP_VERSION} left no wheel in {wheels}")
+    return found[0]
+
+
+def build_engine_wheel(out: Path) -> Path:
+    """Build the thousand wheel from a clean copy of the sources.
+
+    A copy keeps build/ and egg-info out of the work tree and cannot pick up
+    stale modules that setuptools leaves in an in-tree build/lib.
+    """
+    check_pip()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        shutil.copy2(ROOT / "pyproject.toml", src)
+        if (ROOT / "README.md").exists():
+            shutil.copy2(ROOT / "README.md", src)
+        shutil.copytree(
+            ROOT / "engine",
+            src / "engine",
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"),
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "-w",
+            str(out),
+            str(src),
+        ]
+        if can_build_without_isolation():
+            cmd.insert(4, "--no-build-isolation")
+        run(
+            cmd,
+            "building the thousand wheel",
+            "Install the build backend: `pip install 'setuptools>=70.1'` (or `pip install wheel`).",
+            env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH},
+        )
+    found = list(out.glob("thousand-*-py3-none-any.whl"))
+    if len(found) != 1:
+        raise BuildError(f"expected one pure-Python thousand wheel in {out}, found {found}")
+    return found[0]
+
+
+def can_build_without_isolation() -> bool:
+    """Whether the installed setuptools can make a wheel by itself (no PyPI trip)."""
+    probe = (
+        "import setuptools, importlib.util as u, sys\n"
+        "v = tuple(int(p) for p in setuptools.__version__.split('.')[:2])\n"
+        "sys.exit(0 if v >= (70, 1) or u.find_spec('wheel') else 1)\n"
+    )
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
+
+
+def write_lock(source: Path, micropip: Path, dest: Path) -> None:
+    """Copy Pyodide's lock file keeping only the packages dist/ ships.
+
+    The browser checks each package against the lock's sha256, so the entry
+    must describe the micropip wheel we vendor, not the one on the CDN.
+    """
+    lock = json.loads(source.read_text())
+    entry = lock["packages"].get("micropip")
+    if entry is None:
+        raise BuildError(f"pyodide@{PYODIDE_VERSION}'s lock file names no micropip package")
+    if entry["version"] != MICROPIP_VERSION:
+        raise BuildError(
+            f"pyodide@{PYODIDE_VERSION} expects micropip {entry['version']}, "
+            f"build.py pins {MICROPIP_VERSION}: update MICROPIP_VERSION"
+        )
+    entry = {**entry, "file_name": micropip.name, "sha256": sha256_hex(micropip)}
+    lock["packages"] = {"micropip": entry}
+    dest.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+
+
+def sha256_hex(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def copy_web(dest: Path) -> None:
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if n.startswith(".") or n == "__pycache__" or n.endswith(".pyc")}
+
+    shutil.copytree(WEB, dest, ignore=ignore, dirs_exist_ok=True)
+
+
+def write_manifest(dist: Path, wheel: str) -> dict[str, object]:
+    """Hash every file of dist/ and write build-manifest.json.
+
+    The service worker (sw.js) is left out: the browser fetches it itself,
+    and it carries this list, so it changes whenever any listed file does.
+    """
+    files: dict[str, dict[str, object]] = {}
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        rel = path.relative_to(dist).as_posix()
+        if rel in ("sw.js", "build-manifest.json"):
+            continue
+        digest = hashlib.sha256(path.read_bytes()).digest()
+        files[rel] = {
+            "sha256": digest.hex(),
+            "integrity": "sha256-" + base64.b64encode(digest).decode(),
+            "size": path.stat().st_size,
+        }
+    version = hashlib.sha256(
+        "".join(f"{rel} {info['sha256']}\n" for rel, info in files.items()).encode()
+    ).hexdigest()[:16]
+    manifest: dict[str, object] = {
+        "version": version,
+        "pyodide": PYODIDE_VERSION,
+        "engine_wheel": wheel,
+        "files": files,
+    }
+    (dist / "build-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def write_service_worker(dist: Path, manifest: dict[str, object]) -> None:
+    """Put the version and precache list into dist/sw.js in place of its placeholder."""
+    sw = dist / "sw.js"
+    text = sw.read_text()
+    placeholder = "/*BUILD*/ null"
+    if placeholder not in text:
+        raise BuildError(f"web/sw.js has no {placeholder!r} placeholder for the precache list")
+    files = manifest["files"]
+    assert isinstance(files, dict)
+    build = {
+        "version": manifest["version"],
+        # The manifest itself is read at boot, so it is precached too; its
+        # content follows from the others, so it needs no hash of its own.
+        "files": {"build-manifest.json": None}
+        | {rel: info["integrity"] for rel, info in files.items()},
+    }
+    sw.write_text(text.replace(placeholder, json.dumps(build, indent=1)))
+
+
+def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
+    """Build the whole site into dist (replaced only once the new one is complete)."""
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(text, flush=True)
+
+    say(f"pyodide@{PYODIDE_VERSION} ...")
+    pyodide = fetch_pyodide()
+    say(f"micropip=={MICROPIP_VERSION} ...")
+    micropip = fetch_micropip()
+    staging = dist.with_name(dist.name + ".new")
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    try:
+        say("thousand wheel ...")
+        wheel = build_engine_wheel(staging / "wheels")
+        copy_web(staging)
+        (staging / "pyodide").mkdir()
+        for name in PYODIDE_FILES:
+            if name != "pyodide-lock.json":
+                shutil.copy2(pyodide / name, staging / "pyodide" / name)
+        shutil.copy2(micropip, staging / "pyodide" / micropip.name)
+        write_lock(
+            pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
+        )
+        manifest = write_manifest(staging, f"wheels/{wheel.name}")
+        write_service_worker(staging, manifest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if dist.exists():
+        shutil.rmtree(dist)
+    staging.rename(dist)
+    files = manifest["files"]
+    assert isinstance(files, dict)
+    size = sum(int(info["size"]) for info in files.values())
+    say(f"dist/ built: {len(files)} files, {size / 1e6:.1f} MB, version {manifest['version']}")
+    return manifest
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves one folder under a URL prefix; anything outside the prefix is 404.
+
+    The 404 outside the prefix is what lets the tests prove the site uses only
+    relative URLs. no-cache makes the browser revalidate, so a rebuilt file
+    shows up at once (offline play is the service worker's job, not HTTP's).
+    """
+
+    prefix = "/"
+    quiet = True
+    extensions_map = {  # noqa: RUF012 (the base class declares it so)
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **MIME_TYPES,
+    }
+
+    def translate_path(self, path: str) -> str:
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if not self.path.startswith(self.prefix):
+            if self.path == self.prefix.rstrip("/"):
+                self.send_response(301)
+                self.send_header("Location", self.prefix)
+                self.end_headers()
+                return None
+            self.send_error(404, "outside the site's prefix")
+            return None
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(
+    directory: Path = DIST,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    prefix: str = "/",
+    quiet: bool = True,
+) -> http.server.ThreadingHTTPServer:
+    """An HTTP server for directory at http://host:port{prefix}; port 0 picks a free one."""
+    if not (prefix.startswith("/") and prefix.endswith("/")):
+        raise ValueError(f"prefix must start and end with '/': {prefix!r}")
+    handler = type("Handler", (SiteHandler,), {"prefix": prefix, "quiet": quiet})
+    server = http.server.ThreadingHTTPServer(
+        (host, port), functools.partial(handler, directory=str(directory))
+    )
+    server.daemon_threads = True
+    return server
+
+
+def serve_in_thread(
+    directory: Path = DIST, prefix: str = "/"
+) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Start a quiet server on a free port in a daemon thread; returns it and its URL."""
+    server = make_server(directory, prefix=prefix)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    return server, f"http://{host!s}:{port}{prefix}"
+
+
+def free_port(host: str, start: int) -> int:
+    for port in range(start, start + 50):
+        with socket.socket() as s:
+            if s.connect_ex((host, port)) != 0:
+                return port
+    raise BuildError(f"no free port on {host} from {start} to {start + 49}")
+
+
+def draw_icons() -> None:
+    """Render web/icons/icon.svg (and its maskable variant) to the PNG sizes the manifest names."""
+    from playwright.sync_api import sync_playwright
+
+    icons = WEB / "icons"
+    jobs = [
+        ("icon.svg", "icon-192.png", 192),
+        ("icon.svg", "icon-512.png", 512),
+        ("icon-maskable.svg", "icon-maskable-512.png", 512),
+    ]
+    executable = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        page = browser.new_page()
+        for svg, png, size in jobs:
+            page.set_viewport_size({"width": size, "height": size})
+            page.set_content(
+                "<style>html,body{margin:0;background:transparent}</style>"
+                f"<img src='data:image/svg+xml;base64,"
+                f"{base64.b64encode((icons / svg).read_bytes()).decode()}' "
+                f"width='{size}' height='{size}' style='display:block'>"
+            )
+            page.screenshot(path=str(icons / png), omit_background=True)
+            print(f"web/icons/{png}")
+        browser.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "icons"])
+    parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="serve: first port to try")
+    parser.add_argument("--prefix", default="/", help="serve: URL path to serve the site under")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "icons":
+            draw_icons()
+            return 0
+        build()
+        if args.command == "serve":
+            port = free_port(args.host, args.port)
+            server = make_server(DIST, args.host, port, args.prefix, quiet=False)
+            # Loopback counts as a secure context, so the service worker runs here.
+            print(
+                f"Serving the game at http://{args.host}:{port}{args.prefix}  (Ctrl+C stops)",
+                flush=True,
+            )
+            try:
+                server.serve_forever()
+            except KeyboardInterrupt:
+                pass
+            finally:
+                server.server_close()
+    except BuildError as e:
+        print(f"build.py: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The project's one test command: installs what the tests need on a fresh
+# machine of this project's kind, then runs every test (engine and browser).
+#   bash scripts/test.sh [pytest arguments]
+# CI runs exactly this through .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+
+# Installing system packages needs root; use sudo when not root and it exists.
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "scripts/test.sh: need root to run: $*" >&2; return 1; fi
+}
+apt_updated=
+apt_install() {
+  [ -n "$apt_updated" ] || { as_root apt-get update -qq; apt_updated=1; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+echo "== Python packages (pip install -e '.[test]')"
+"$PYTHON" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+# build.py takes the Pyodide runtime from the npm registry.
+if ! command -v npm >/dev/null; then
+  echo "== npm (apt-get install nodejs npm)"
+  apt_install nodejs npm
+fi
+
+# Playwright cannot download its own browser here, so the tests run Debian's
+# Chromium (tests/browser/conftest.py); a browser Playwright installed itself
+# elsewhere is used when there is no /usr/bin/chromium.
+playwright_has_chromium() {
+  "$PYTHON" - <<'PY' 2>/dev/null
+import os, sys
+from playwright.sync_api import sync_playwright
+with sync_playwright() as p:
+    sys.exit(0 if os.path.exists(p.chromium.executable_path) else 1)
+PY
+}
+if [ ! -x /usr/bin/chromium ] && ! playwright_has_chromium; then
+  echo "== Chromium (apt-get install chromium)"
+  apt_install chromium
+fi
+
+echo "== pytest"
+set +e
+"$PYTHON" -m pytest "$@"
+status=$?
+set -e
+if [ "$status" = 5 ]; then
+  echo "scripts/test.sh: pytest collected no tests, which counts as a failure" >&2
+fi
+exit "$status"

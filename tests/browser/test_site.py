@@ -1,0 +1,204 @@
+"""The static site end to end: real Chromium, the built dist/, the real engine in Pyodide.
+
+Each test opens the page as a player would and checks what the engine in
+the worker dealt against the same engine run here in Python, so the page,
+the worker, the wheel and the bridge are all exercised with no mocks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from site_harness import SUB_PATH, Console, actions_on_page, build, hand_on_page, wait_dealt
+from thousand import Game
+from thousand.cards import card_label, parse_card
+
+# Records every value the loading bar shows, from before the page's own
+# scripts run, so a test can see the progress the player saw.
+RECORD_PROGRESS = """
+window.__progress = [];
+new MutationObserver(() => {
+  const bar = document.getElementById("loading-bar");
+  const text = document.getElementById("loading-text");
+  if (bar) window.__progress.push([Number(bar.value), text ? text.textContent : ""]);
+}).observe(document, {subtree: true, attributes: true, childList: true, characterData: true});
+"""
+
+
+def offered(game: Game) -> list[str]:
+    """What the page offers: the legal actions of whoever is to move."""
+    return [str(a) for a in game.legal_actions()]
+
+
+def test_boots_engine_and_deals_the_hand_the_engine_deals(
+    page: Page, site_url: str, console: Console, shot
+) -> None:
+    page.add_init_script(RECORD_PROGRESS)
+    page.goto(site_url + "?seed=0")
+    # First paint: the table and the loading indicator, before Python is up.
+    expect(page.locator("#loading")).to_be_visible()
+    expect(page.locator(".seats")).to_be_visible()
+    shot("loading")
+    wait_dealt(page)
+    shot("dealt")
+
+    game = Game.new(seed=0)
+    view = game.view(0)
+    assert hand_on_page(page) == view["hand"]
+    for text in view["hand"]:
+        card = page.locator(f'#hand [data-card="{text}"]')
+        expect(card).to_have_attribute("aria-label", card_label(parse_card(text)))
+    assert actions_on_page(page) == offered(game)
+    assert page.locator("#loading").is_hidden()
+
+    # The loading bar moved through real steps up to 100, with byte counts
+    # while the runtime downloaded (a first visit: nothing cached yet).
+    progress = page.evaluate("window.__progress")
+    values = [v for v, _ in progress]
+    assert values == sorted(values) and values[-1] == 100
+    assert len(set(values)) >= 5, progress
+    assert any(re.search(r"\d+\.\d of \d+\.\d MB", text) for _, text in progress), progress
+
+    # Painted first, engine later: the table did not wait for Python.
+    paint, ready = page.evaluate(
+        """[performance.getEntriesByName("first-contentful-paint")[0].startTime,
+            performance.getEntriesByName("thousand:engine-ready")[0].startTime]"""
+    )
+    assert paint < ready
+    assert console.errors == []
+
+
+def test_actions_go_through_the_engine(page: Page, site_url: str, console: Console, shot) -> None:
+    page.goto(site_url + "?seed=0")
+    wait_dealt(page)
+    game = Game.new(seed=0)
+    # Click three of the offered actions, each time checking that the page
+    # now offers exactly what the Python engine says is legal next.
+    for _ in range(3):
+        action = offered(game)[-1]  # "pass" in bidding, so the hand moves on
+        page.locator(f'#actions [data-action="{action}"]').click()
+        game.apply(action)
+        expect(page.locator("#actions [data-action]").first).to_have_attribute(
+            "data-action", offered(game)[0]
+        )
+        assert actions_on_page(page) == offered(game)
+        assert hand_on_page(page) == game.view(0)["hand"]
+    shot("after-three-actions")
+    assert console.errors == []
+
+
+def test_call_api_reports_engine_errors_by_name(
+    page: Page, site_url: str, console: Console
+) -> None:
+    page.goto(site_url + "?seed=0")
+    wait_dealt(page)
+    outcome = page.evaluate(
+        """async () => {
+            const e = thousand.engine;
+            const out = {};
+            const tries = [["illegal", "apply", "bid 5"], ["unknown", "nope", 1]];
+            for (const [key, method, arg] of tries) {
+                try { await e.call(method, arg); out[key] = "resolved"; }
+                catch (err) { out[key] = [err.name, err.message]; }
+            }
+            out.view = (await e.call("view", 0)).phase;
+            out.info = e.info;
+            return out;
+        }"""
+    )
+    assert outcome["illegal"][0] == "IllegalAction"
+    assert outcome["unknown"][0] == "LookupError"
+    assert outcome["view"] == "bidding"
+    assert "view" in outcome["info"]["methods"] and outcome["info"]["engine"]
+    assert console.errors == []
+
+
+def test_reload_boots_and_deals_again(page: Page, site_url: str, console: Console) -> None:
+    page.goto(site_url + "?seed=3")
+    wait_dealt(page)
+    first = hand_on_page(page)
+    page.reload()
+    wait_dealt(page)
+    assert hand_on_page(page) == first == Game.new(seed=3).view(0)["hand"]
+    assert console.errors == []
+
+
+@pytest.fixture
+def own_server(dist: Path, request: pytest.FixtureRequest) -> Iterator[tuple[object, str]]:
+    """A server of this test's own, which the test may shut down."""
+    server, url = build.serve_in_thread(dist, request.param)
+    yield server, url
+    server.shutdown()
+
+
+@pytest.mark.parametrize("own_server", ["/", SUB_PATH], indirect=True, ids=["root", "sub-path"])
+def test_offline_after_first_visit(
+    page: Page, context: BrowserContext, own_server: tuple[object, str], console: Console, shot
+) -> None:
+    server, url = own_server
+    page.goto(url + "?seed=5")
+    wait_dealt(page)
+    # The service worker has precached the site once it is active.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+    # No network at all: the browser is offline and the server is gone.
+    server.shutdown()  # type: ignore[attr-defined]
+    server.server_close()  # type: ignore[attr-defined]
+    context.set_offline(True)
+    page.reload()
+    wait_dealt(page)
+    shot("offline")
+    assert hand_on_page(page) == Game.new(seed=5).view(0)["hand"]
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # Proof that the network really was gone: a file the worker does not cache fails.
+    assert (
+        page.evaluate("fetch('not-precached.txt').then(() => 'fetched', () => 'failed')")
+        == "failed"
+    )
+    # A failed fetch of purpose is the only error allowed here.
+    assert [e for e in console.errors if "not-precached" not in e] == []
+
+
+def test_works_under_a_sub_path(page: Page, sub_path_url: str, console: Console, shot) -> None:
+    assert sub_path_url.endswith(SUB_PATH)
+    page.goto(sub_path_url + "?seed=0")
+    wait_dealt(page)
+    shot("sub-path")
+    assert hand_on_page(page) == Game.new(seed=0).view(0)["hand"]
+    # Anything outside the prefix is 404, so a single absolute URL would have
+    # logged a failed load here.
+    assert console.errors == []
+
+
+def test_installable_as_a_pwa(page: Page, context: BrowserContext, sub_path_url: str) -> None:
+    page.goto(sub_path_url + "?seed=0")
+    wait_dealt(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
+    for icon in manifest["icons"]:
+        status, kind = page.evaluate(
+            "src => fetch(src).then(r => [r.status, r.headers.get('content-type')])", icon["src"]
+        )
+        assert status == 200 and kind.startswith("image/"), icon
+    assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
+    cdp = context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Every Playwright context is incognito, where Chromium never installs;
+    # any other reason (manifest, icons, service worker) is the site's fault.
+    errors = [e for e in errors if e["errorId"] != "in-incognito"]
+    assert errors == [], json.dumps(errors)
+
+
+def test_fits_a_phone(page: Page, site_url: str, console: Console, shot) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(site_url + "?seed=0")
+    wait_dealt(page)
+    shot("phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert console.errors == []

@@ -1,0 +1,28 @@
+/* Offline support, page side: owns registering the service worker (sw.js)
+ * and telling the player when a new version has taken over.
+ */
+
+/** Whether this page load was answered by the service worker (files are cached). */
+export function servedFromCache() {
+  return Boolean(navigator.serviceWorker?.controller);
+}
+
+/**
+ * Register sw.js next to this page. `onUpdate` is called when a newer
+ * version replaces the one this page was loaded from.
+ */
+export function registerServiceWorker({ onUpdate } = {}) {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+  const hadController = servedFromCache();
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    // The first install also "changes" the controller; that is no update.
+    if (hadController) onUpdate?.();
+  });
+  return navigator.serviceWorker
+    .register(new URL("./sw.js", import.meta.url), { scope: "./" })
+    .catch((e) => {
+      // The game still plays online without it; say so in the console only.
+      console.warn("offline play unavailable:", e.message);
+      return null;
+    });
+}
