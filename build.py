@@ -108,7 +108,14 @@ def fetch_pyodide() -> Path:
     CACHE.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         run(
-            ["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
+            [
+                "npm",
+                "pack",
+                f"pyodide@{PYODIDE_VERSION}",
+                "--pack-destination",
+                tmp,
+                "--loglevel=error",
+            ],
             f"fetching pyodide@{PYODIDE_VERSION} from the npm registry",
             "Check that the npm registry is reachable and that this version exists "
             f"(`npm view pyodide@{PYODIDE_VERSION} version`).",
@@ -300,6 +307,18 @@ def write_service_worker(dist: Path, manifest: dict[str, object]) -> None:
     sw.write_text(text.replace(placeholder, json.dumps(build, indent=1)))
 
 
+def stamp(dist: Path, wheel: str) -> dict[str, object]:
+    """Hash the files of an assembled dist/ into its manifest and service worker.
+
+    Also the way to re-stamp a dist/ whose files were changed by hand (the
+    tests do, to check that returning players get the new version).
+    """
+    shutil.copy2(WEB / "sw.js", dist / "sw.js")
+    manifest = write_manifest(dist, wheel)
+    write_service_worker(dist, manifest)
+    return manifest
+
+
 def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
     """Build the whole site into dist (replaced only once the new one is complete)."""
 
@@ -327,8 +346,7 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         write_lock(
             pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
         )
-        manifest = write_manifest(staging, f"wheels/{wheel.name}")
-        write_service_worker(staging, manifest)
+        manifest = stamp(staging, f"wheels/{wheel.name}")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -361,6 +379,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path("/" + path[len(self.prefix) :])
 
     def send_head(self):  # type: ignore[no-untyped-def]
+        self.server.served.append(self.path)  # type: ignore[attr-defined]
         if not self.path.startswith(self.prefix):
             if self.path == self.prefix.rstrip("/"):
                 self.send_response(301)
@@ -395,6 +414,9 @@ def make_server(
         (host, port), functools.partial(handler, directory=str(directory))
     )
     server.daemon_threads = True
+    # Every path asked for, in order: the tests read it to see what the
+    # service worker fetched.
+    server.served = []  # type: ignore[attr-defined]
     return server
 
 

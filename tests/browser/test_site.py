@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -163,6 +164,41 @@ def test_offline_after_first_visit(
     )
     # A failed fetch of purpose is the only error allowed here.
     assert [e for e in console.errors if "not-precached" not in e] == []
+
+
+def test_returning_player_gets_a_changed_site(
+    page: Page, dist: Path, tmp_path: Path, console: Console
+) -> None:
+    site = tmp_path / "dist"
+    shutil.copytree(dist, site)
+    server, url = build.serve_in_thread(site, "/")
+    try:
+        page.goto(url + "?seed=0")
+        wait_dealt(page)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+        # A new release changes one file.
+        index = site / "index.html"
+        index.write_text(index.read_text().replace("<title>", "<title>Updated · "))
+        manifest = json.loads((site / "build-manifest.json").read_text())
+        build.stamp(site, manifest["engine_wheel"])
+        server.served.clear()
+
+        # The next visit still opens from the cache, notices the new service
+        # worker, and tells the player; the visit after shows the new page.
+        page.reload()
+        wait_dealt(page)
+        expect(page.locator("#note")).to_contain_text("new version", timeout=30_000)
+        fetched = {path.split("?")[0] for path in server.served} - {"/sw.js"}
+        # Only what changed was downloaded again, not the 13 MB of Python.
+        assert fetched == {"/index.html", "/build-manifest.json"}, fetched
+        page.reload()
+        wait_dealt(page)
+        assert page.title().startswith("Updated · ")
+        assert console.errors == []
+    finally:
+        server.shutdown()
 
 
 def test_works_under_a_sub_path(page: Page, sub_path_url: str, console: Console, shot) -> None:
