@@ -69,8 +69,8 @@ def console(context: BrowserContext, page: Page) -> Console:
 
 @pytest.fixture
 def shot(page: Page, request: pytest.FixtureRequest) -> Any:
-    """shot("name") saves a screenshot to test-results/<test>-<name>.png."""
-    RESULTS.mkdir(exist_ok=True)
+    """shot("name") saves a screenshot to test-results/screenshots/<test>-<name>.png."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
 
     def take(name: str) -> Path:
         path = RESULTS / f"{request.node.name}-{name}.png"

@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "test-results"
+RESULTS = ROOT / "test-results" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the networking flags Chromium keeps dialling Google's hosts, which
 # this machine's closed network refuses; the mDNS feature is off so WebRTC
