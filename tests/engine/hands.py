@@ -146,13 +146,13 @@ HAND_E = ScriptedHand(
 )
 
 
-def _plain(talon: str, g2: str, g0: str, tricks: list[str]) -> ScriptedHand:
+def _plain(*, talon: str, give_2: str, give_0: str, tricks: list[str]) -> ScriptedHand:
     """A hand at the obligatory 100 with contract 100 and no declarations."""
     return ScriptedHand(
         dealer=0,
         declarer=1,
         talon=talon,
-        gives={2: g2, 0: g0},
+        gives={2: give_2, 0: give_0},
         bidding="2 pass; 0 pass",
         contract=100,
         tricks=tricks,
@@ -164,76 +164,106 @@ def _plain(talon: str, g2: str, g0: str, tricks: list[str]) -> ScriptedHand:
 # hand; the comment after each trick is its points and winner.
 
 # seat 2: 17, seat 0: 18, seat 1: 85.
-ROUND_17_18 = _plain("9H AS AC", "9H", "AS", [
-    "1:JH 2:AH 0:KC",  # 17 → 2
-    "2:QD 0:JD 1:AD",  # 16 → 1
-    "1:AC 2:JC 0:TC",  # 23 → 1
-    "1:KH 2:QH 0:KD",  # 11 → 1
-    "1:TH 2:9H 0:9S",  # 10 → 1
-    "1:QC 2:TS 0:JS",  # 15 → 1
-    "1:9C 2:TD 0:9D",  # 10 → 1
-    "1:QS 2:KS 0:AS",  # 18 → 0
-])
+ROUND_17_18 = _plain(
+    talon="9H AS AC",
+    give_2="9H",
+    give_0="AS",
+    tricks=[
+        "1:JH 2:AH 0:KC",  # 17 → 2
+        "2:QD 0:JD 1:AD",  # 16 → 1
+        "1:AC 2:JC 0:TC",  # 23 → 1
+        "1:KH 2:QH 0:KD",  # 11 → 1
+        "1:TH 2:9H 0:9S",  # 10 → 1
+        "1:QC 2:TS 0:JS",  # 15 → 1
+        "1:9C 2:TD 0:9D",  # 10 → 1
+        "1:QS 2:KS 0:AS",  # 18 → 0
+    ],
+)
 
 # seat 2: 51, seat 0: 53, seat 1: 16.
-ROUND_51_53 = _plain("KD 9D JH", "KD", "9D", [
-    "1:QS 2:AS 0:JS",  # 16 → 2
-    "2:JC 0:KC 1:TC",  # 16 → 1
-    "1:QH 2:AH 0:9H",  # 14 → 2
-    "2:QD 0:JD 1:TH",  # 15 → 2
-    "2:KH 0:9D 1:JH",  # 6 → 2
-    "2:KD 0:AD 1:9S",  # 15 → 0
-    "0:TS 1:KS 2:QC",  # 17 → 0
-    "0:AC 1:9C 2:TD",  # 21 → 0
-])
+ROUND_51_53 = _plain(
+    talon="KD 9D JH",
+    give_2="KD",
+    give_0="9D",
+    tricks=[
+        "1:QS 2:AS 0:JS",  # 16 → 2
+        "2:JC 0:KC 1:TC",  # 16 → 1
+        "1:QH 2:AH 0:9H",  # 14 → 2
+        "2:QD 0:JD 1:TH",  # 15 → 2
+        "2:KH 0:9D 1:JH",  # 6 → 2
+        "2:KD 0:AD 1:9S",  # 15 → 0
+        "0:TS 1:KS 2:QC",  # 17 → 0
+        "0:AC 1:9C 2:TD",  # 21 → 0
+    ],
+)
 
 # seat 2: 56, seat 0: 58, seat 1: 6.
-ROUND_56_58 = _plain("9H AC JD", "9H", "AC", [
-    "1:KS 2:JS 0:9S",  # 6 → 1
-    "1:QH 2:AH 0:JH",  # 16 → 2
-    "2:QC 0:AC 1:KC",  # 18 → 0
-    "0:TS 1:QS 2:JC",  # 15 → 0
-    "0:AS 1:KH 2:TH",  # 25 → 0
-    "0:KD 1:QD 2:AD",  # 18 → 2
-    "2:TC 0:9C 1:JD",  # 12 → 2
-    "2:9H 0:9D 1:TD",  # 10 → 2
-])
+ROUND_56_58 = _plain(
+    talon="9H AC JD",
+    give_2="9H",
+    give_0="AC",
+    tricks=[
+        "1:KS 2:JS 0:9S",  # 6 → 1
+        "1:QH 2:AH 0:JH",  # 16 → 2
+        "2:QC 0:AC 1:KC",  # 18 → 0
+        "0:TS 1:QS 2:JC",  # 15 → 0
+        "0:AS 1:KH 2:TH",  # 25 → 0
+        "0:KD 1:QD 2:AD",  # 18 → 2
+        "2:TC 0:9C 1:JD",  # 12 → 2
+        "2:9H 0:9D 1:TD",  # 10 → 2
+    ],
+)
 
 # seat 2: 34, seat 0: 37, seat 1: 49.
-ROUND_34_37 = _plain("AC 9D AH", "AC", "9D", [
-    "1:9C 2:JC 0:TD",  # 12 → 2
-    "2:JH 0:KH 1:AH",  # 17 → 1
-    "1:JD 2:AD 0:9D",  # 13 → 2
-    "2:QD 0:9H 1:KD",  # 7 → 1
-    "1:JS 2:KS 0:QS",  # 9 → 2
-    "2:KC 0:AS 1:TC",  # 25 → 1
-    "1:9S 2:QH 0:TS",  # 10 → 0
-    "0:TH 1:QC 2:AC",  # 27 → 0
-])
+ROUND_34_37 = _plain(
+    talon="AC 9D AH",
+    give_2="AC",
+    give_0="9D",
+    tricks=[
+        "1:9C 2:JC 0:TD",  # 12 → 2
+        "2:JH 0:KH 1:AH",  # 17 → 1
+        "1:JD 2:AD 0:9D",  # 13 → 2
+        "2:QD 0:9H 1:KD",  # 7 → 1
+        "1:JS 2:KS 0:QS",  # 9 → 2
+        "2:KC 0:AS 1:TC",  # 25 → 1
+        "1:9S 2:QH 0:TS",  # 10 → 0
+        "0:TH 1:QC 2:AC",  # 27 → 0
+    ],
+)
 
 # seat 2: 28, seat 0: 33, seat 1: 59.
-ROUND_28_33 = _plain("9D AD AC", "9D", "AD", [
-    "1:AH 2:QH 0:9H",  # 14 → 1
-    "1:QS 2:AS 0:JS",  # 16 → 2
-    "2:JD 0:QD 1:KD",  # 9 → 1
-    "1:TH 2:9S 0:JH",  # 12 → 1
-    "1:TS 2:TD 0:KS",  # 24 → 1
-    "1:JC 2:TC 0:9C",  # 12 → 2
-    "2:9D 0:AD 1:KC",  # 15 → 0
-    "0:KH 1:AC 2:QC",  # 18 → 0
-])
+ROUND_28_33 = _plain(
+    talon="9D AD AC",
+    give_2="9D",
+    give_0="AD",
+    tricks=[
+        "1:AH 2:QH 0:9H",  # 14 → 1
+        "1:QS 2:AS 0:JS",  # 16 → 2
+        "2:JD 0:QD 1:KD",  # 9 → 1
+        "1:TH 2:9S 0:JH",  # 12 → 1
+        "1:TS 2:TD 0:KS",  # 24 → 1
+        "1:JC 2:TC 0:9C",  # 12 → 2
+        "2:9D 0:AD 1:KC",  # 15 → 0
+        "0:KH 1:AC 2:QC",  # 18 → 0
+    ],
+)
 
 # seat 2: 32, seat 0: 34, seat 1: 54.
-ROUND_32_34 = _plain("9C AC AH", "9C", "AC", [
-    "1:AH 2:JH 0:9H",  # 13 → 1
-    "1:JS 2:9S 0:TS",  # 12 → 0
-    "0:KC 1:JC 2:QC",  # 9 → 0
-    "0:KH 1:TH 2:QH",  # 17 → 1
-    "1:TD 2:AD 0:AS",  # 32 → 2
-    "2:9C 0:TC 1:QD",  # 13 → 0
-    "0:QS 1:KS 2:9D",  # 7 → 1
-    "1:KD 2:JD 0:AC",  # 17 → 1
-])
+ROUND_32_34 = _plain(
+    talon="9C AC AH",
+    give_2="9C",
+    give_0="AC",
+    tricks=[
+        "1:AH 2:JH 0:9H",  # 13 → 1
+        "1:JS 2:9S 0:TS",  # 12 → 0
+        "0:KC 1:JC 2:QC",  # 9 → 0
+        "0:KH 1:TH 2:QH",  # 17 → 1
+        "1:TD 2:AD 0:AS",  # 32 → 2
+        "2:9C 0:TC 1:QD",  # 13 → 0
+        "0:QS 1:KS 2:9D",  # 7 → 1
+        "1:KD 2:JD 0:AC",  # 17 → 1
+    ],
+)
 
 # The declarer takes no trick (seat 1: a bolt of its own, §8.5 — the
 # declarer's own hand counts unless no_bolt_on_own_game). Seat 2: 81 → 80,

@@ -194,7 +194,6 @@ def assert_illegal(game: Game, action: str, *words: str) -> IllegalAction:
 
 def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None) -> int:
     """The seat that wins a complete trick (RULES.md §7.3)."""
-    lead_suit = trick[0][1][1]
     best_seat, best = trick[0]
     for seat, c in trick[1:]:
         if c[1] == best[1]:
@@ -202,7 +201,6 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None) -> int:
                 best_seat, best = seat, c
         elif c[1] == trump:
             best_seat, best = seat, c
-    del lead_suit
     return best_seat
 
 
@@ -301,8 +299,9 @@ class ScriptedHand:
             originals[s] = [c for c in final[s] if c != given[s]]
         ten = set(final[self.declarer]) | set(given.values())
         assert set(talon) <= ten, "the talon ends up in the declarer's ten cards"
-        originals[self.declarer] = [c for c in final[self.declarer] + list(given.values())
-                                    if c not in talon]
+        originals[self.declarer] = [
+            c for c in final[self.declarer] + list(given.values()) if c not in talon
+        ]
         return make_deal(self.dealer, [" ".join(h) for h in originals], " ".join(talon))
 
     def actions(self) -> list[tuple[int, str]]:

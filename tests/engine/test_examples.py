@@ -8,7 +8,6 @@ reference model in helpers.py before the engine is asked.
 from __future__ import annotations
 
 import pytest
-
 from hands import (
     HAND_B,
     HAND_C,
@@ -55,7 +54,7 @@ def test_defender_who_takes_one_whole_suit_scores_30() -> None:
     # Hand C: seat 2 wins exactly the six clubs (JC QC 9C and AC TC KC).
     o = HAND_C.outcome()
     assert o.card_points == [0, 90, 30]
-    game, delta = play_scripted(HAND_C)
+    _, delta = play_scripted(HAND_C)
     assert delta == [0, 130, 30]
 
 
@@ -96,7 +95,7 @@ def test_contract_120_took_118_scores_minus_120() -> None:
     # §14: no rounding for the declarer — 118 does not make 120.
     o = HAND_E.outcome()
     assert o.totals == [0, 118, 2]
-    game, delta = play_scripted(HAND_E)
+    _, delta = play_scripted(HAND_E)
     # Seat 2's 2 points round to 0; seat 0 took no trick (0 points).
     assert delta == [0, -120, 0]
 
@@ -134,11 +133,31 @@ def test_defenders_round_to_nearest_5(script, raw, rounded) -> None:
 
 def test_reference_rounding_tables() -> None:
     # The model's rounding, as §8.3 and §14 spell it out.
-    for raw, want in [(17, 15), (18, 20), (51, 50), (52, 50), (53, 55), (56, 55),
-                      (57, 55), (58, 60), (0, 0), (2, 0), (3, 5), (120, 120)]:
+    for raw, want in [
+        (17, 15),
+        (18, 20),
+        (51, 50),
+        (52, 50),
+        (53, 55),
+        (56, 55),
+        (57, 55),
+        (58, 60),
+        (0, 0),
+        (2, 0),
+        (3, 5),
+        (120, 120),
+    ]:
         assert round5(raw) == want, raw
-    for raw, want in [(34, 35), (37, 35), (28, 30), (32, 30), (33, 30), (31, 30),
-                      (39, 40), (30, 30)]:
+    for raw, want in [
+        (34, 35),
+        (37, 35),
+        (28, 30),
+        (32, 30),
+        (33, 30),
+        (31, 30),
+        (39, 40),
+        (30, 30),
+    ]:
         assert round_last_digit(raw) == want, raw
 
 
@@ -207,8 +226,7 @@ def test_barrel_870_plus_25_is_880_and_three_failed_attempts_fall_to_760() -> No
 def test_third_bolt_costs_120_and_the_count_restarts() -> None:
     # Hand D six times: seat 1 takes every trick (contract 120), seats 0 and
     # 2 get a bolt every hand: −120 at the 3rd and the 6th, not at the 4th.
-    scripts = [with_contract(with_dealer(HAND_D, d % 3, SEAT1_WINS[d % 3]), 120)
-               for d in range(6)]
+    scripts = [with_contract(with_dealer(HAND_D, d % 3, SEAT1_WINS[d % 3]), 120) for d in range(6)]
     game = new_game([s.deal() for s in scripts])
     after = play_hands(game, scripts)
     assert after == [
@@ -226,8 +244,7 @@ def test_third_bolt_costs_120_and_the_count_restarts() -> None:
 
 def test_samosval_555_falls_to_0() -> None:
     # Seat 1 at 435 makes 120 → exactly 555 → 0 with samosval on.
-    game = new_game_or_skip(HAND_B.deal(), rules(samosval=True), "samosval",
-                            scores=[0, 435, 0])
+    game = new_game_or_skip(HAND_B.deal(), rules(samosval=True), "samosval", scores=[0, 435, 0])
     HAND_B.play(game)
     assert game.scores == [0, 0, 25]
 

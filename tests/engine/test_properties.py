@@ -27,9 +27,6 @@ import random
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from helpers import (
     DECK_SET,
     MARRIAGE,
@@ -41,12 +38,28 @@ from helpers import (
     trick_winner,
     write_off_share,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from thousand import Game
 
 BARREL = 880
 HIDDEN_KEYS = {"sheet", "last_hand", "log", "history"}  # about earlier hands
-REQUIRED_KEYS = {"phase", "turn", "hand", "talon", "trick", "trump", "bids", "contract",
-                 "declarer", "marriages", "scores", "sheet", "rules", "legal"}
+REQUIRED_KEYS = {
+    "phase",
+    "turn",
+    "hand",
+    "talon",
+    "trick",
+    "trump",
+    "bids",
+    "contract",
+    "declarer",
+    "marriages",
+    "scores",
+    "sheet",
+    "rules",
+    "legal",
+}
 SCALE = int(os.environ.get("THOUSAND_TEST_SCALE", "1"))
 
 
@@ -67,8 +80,9 @@ def four_nines(cards: set[str]) -> bool:
 
 
 class Tracker:
-    def __init__(self, game: Game, rng: random.Random, *, views_every: int = 1,
-                 roundtrip_p: float = 0.02) -> None:
+    def __init__(
+        self, game: Game, rng: random.Random, *, views_every: int = 1, roundtrip_p: float = 0.02
+    ) -> None:
         self.g = game
         self.rng = rng
         self.views_every = views_every
@@ -153,8 +167,7 @@ class Tracker:
             knows = self.knows[3 if seat is None else seat]
             leaked = view_cards(v) - knows
             assert not leaked, f"view({seat}) shows {sorted(leaked)} in phase {self.phase}"
-            if self.prev_end == "writeoff" and self.prev_knowledge is not None \
-                    and "last_hand" in v:
+            if self.prev_end == "writeoff" and self.prev_knowledge is not None and "last_hand" in v:
                 old = card_tokens(v["last_hand"])
                 leaked = old - self.prev_knowledge[3 if seat is None else seat]
                 assert not leaked, f"view({seat})['last_hand'] shows {sorted(leaked)}"
@@ -206,8 +219,9 @@ class Tracker:
             return out, set()
         if self.phase == "talon":
             assert seat == self.declarer
-            out = {f"give {c} {o}" for c in h for o in range(3)
-                   if o != seat and o not in self.given}
+            out = {
+                f"give {c} {o}" for c in h for o in range(3) if o != seat and o not in self.given
+            }
             if not self.on_barrel[seat]:
                 out.add("writeoff")
             return out, {"redeal"}
@@ -244,8 +258,11 @@ class Tracker:
         if self.phase in ("talon", "contract"):
             # talon-based claims (§12.3 classic) must be offered
             seat = self.g.current_player
-            if points(self.talon) < 5 or sum(c[0] == "9" for c in self.talon) >= 2 \
-                    or four_nines(self.hand[seat]):
+            if (
+                points(self.talon) < 5
+                or sum(c[0] == "9" for c in self.talon) >= 2
+                or four_nines(self.hand[seat])
+            ):
                 assert "redeal" in legal, f"talon claim missing: {sorted(self.talon)}"
         if self.phase == "play" and "writeoff" in legal:
             assert not self.on_barrel[self.declarer]
@@ -268,8 +285,9 @@ class Tracker:
             if "writeoff" in legal and rng.random() < 0.06:
                 return "writeoff"
             if self.phase == "contract":
-                cs = sorted((a for a in legal if a.startswith("contract")),
-                            key=lambda a: int(a.split()[1]))
+                cs = sorted(
+                    (a for a in legal if a.startswith("contract")), key=lambda a: int(a.split()[1])
+                )
                 if cs:
                     return cs[0] if rng.random() < 0.7 else rng.choice(cs)
             options = [a for a in legal if a not in ("redeal", "writeoff")] or legal
@@ -323,8 +341,9 @@ class Tracker:
         self.shadow.apply(action)
         self.shadow_steps += 1
         assert self.shadow.current_player == self.g.current_player
-        assert [str(a) for a in self.shadow.legal_actions()] == \
-            [str(a) for a in self.g.legal_actions()]
+        assert [str(a) for a in self.shadow.legal_actions()] == [
+            str(a) for a in self.g.legal_actions()
+        ]
         if ended or self.shadow_steps >= 40:
             for seat in (0, 1, 2, None):
                 assert self.shadow.view(seat) == self.g.view(seat)
@@ -446,8 +465,12 @@ class Tracker:
         raw = [before[s] + delta[s] + bolt_penalty[s] for s in range(3)]
         after = list(g.scores)
         summary = g.view(None).get("last_hand") or {}
-        for key, model in (("card_points", self.pts), ("marriage_points", self.marr),
-                           ("tricks", self.won), ("totals", totals)):
+        for key, model in (
+            ("card_points", self.pts),
+            ("marriage_points", self.marr),
+            ("tricks", self.won),
+            ("totals", totals),
+        ):
             if key in summary:
                 assert list(summary[key]) == model, (key, summary[key], model)
         barrel_hand = any(self.on_barrel) or any(r >= BARREL for r in raw)
@@ -462,8 +485,9 @@ class Tracker:
             self.check_barrel_hand(before, after, raw, totals)
         self.scores = after
 
-    def check_barrel_hand(self, before: list[int], after: list[int], raw: list[int],
-                          totals: list[int]) -> None:
+    def check_barrel_hand(
+        self, before: list[int], after: list[int], raw: list[int], totals: list[int]
+    ) -> None:
         g = self.g
         decl, c = self.declarer, self.contract
         assert decl is not None and c is not None
@@ -527,8 +551,9 @@ class Tracker:
         self.start_hand()
 
 
-def play_random(seed: int, policy_seed: int, hands: int, scores: list[int] | None = None,
-                **kw: Any) -> Tracker:
+def play_random(
+    seed: int, policy_seed: int, hands: int, scores: list[int] | None = None, **kw: Any
+) -> Tracker:
     game = Game.new(seed=seed, scores=scores)
     t = Tracker(game, random.Random(policy_seed), **kw)
     sheet_len = len(game.sheet)
@@ -567,8 +592,12 @@ def test_two_thousand_random_hands() -> None:
     assert strict > total // 2, "most random hands should be checked strictly"
 
 
-@settings(max_examples=25 * SCALE, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25 * SCALE,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1))
 def test_random_games_full_checks(seed: int, policy: int) -> None:
     # every view of every seat checked at every step
@@ -576,8 +605,12 @@ def test_random_games_full_checks(seed: int, policy: int) -> None:
     rebuild_from_log(t.g, seed)
 
 
-@settings(max_examples=25 * SCALE, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25 * SCALE,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     seed=st.integers(0, 2**31 - 1),
     policy=st.integers(0, 2**31 - 1),
@@ -593,8 +626,9 @@ def test_random_games_near_the_barrel(seed: int, policy: int, scores: list[int])
 def test_some_random_matches_finish() -> None:
     finished = 0
     for seed in range(8):
-        t = play_random(seed, seed, hands=40, scores=[860, 860, 860], views_every=25,
-                        roundtrip_p=0.0)
+        t = play_random(
+            seed, seed, hands=40, scores=[860, 860, 860], views_every=25, roundtrip_p=0.0
+        )
         if t.g.winner is not None:
             finished += 1
             assert t.g.scores[t.g.winner] >= 1000

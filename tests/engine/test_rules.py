@@ -10,7 +10,6 @@ import json
 import re
 
 import pytest
-
 from hands import DECLARER_BOLT, HAND_A, HAND_B, HAND_D
 from helpers import (
     SEAT1_WINS,
@@ -73,8 +72,22 @@ def test_view_has_the_documented_keys_and_is_json() -> None:
     for seat in (0, 1, 2, None):
         v = game.view(seat)
         json.dumps(v)
-        for key in ("phase", "turn", "hand", "talon", "trick", "trump", "bids", "contract",
-                    "declarer", "marriages", "scores", "sheet", "rules", "legal"):
+        for key in (
+            "phase",
+            "turn",
+            "hand",
+            "talon",
+            "trick",
+            "trump",
+            "bids",
+            "contract",
+            "declarer",
+            "marriages",
+            "scores",
+            "sheet",
+            "rules",
+            "legal",
+        ):
             assert key in v, f"view({seat}) lacks {key!r}"
         assert v["talon"] is None  # nobody sees the talon during the bidding
         assert v["trump"] is None
@@ -122,9 +135,10 @@ def test_json_round_trip_mid_hand() -> None:
     game = scripted_game(HAND_A)
     play_until(game, HAND_A, 0, "play AH")  # mid-trick, after a second marriage
     copy = Game.from_json(game.to_json())
+    assert copy.to_json() == game.to_json()  # exactly, not just equivalent
     assert snapshot(copy) == snapshot(game)
     # the copy behaves the same for the rest of the hand
-    rest = HAND_A.actions()[len(game.log):]
+    rest = HAND_A.actions()[len(game.log) :]
     for seat, a in rest:
         act(game, seat, a)
         act(copy, seat, a)
@@ -178,11 +192,15 @@ def test_start_scores() -> None:
 # Seat 1: spades marriage (cap 160). Seat 2: no marriage (cap 120).
 # Hand points: seat 0 46, seat 1 22, seat 2 27; no four nines; talon KC TD AD
 # (25 points, no nine) — so nobody may claim a redeal.
-CAPS_DEAL = make_deal(0, [
-    "KH QH KD QD AS AC TC",
-    "QS KS TS JH 9C QC 9D",
-    "AH TH 9S JS JC JD 9H",
-], "KC TD AD")
+CAPS_DEAL = make_deal(
+    0,
+    [
+        "KH QH KD QD AS AC TC",
+        "QS KS TS JH 9C QC 9D",
+        "AH TH 9S JS JC JD 9H",
+    ],
+    "KC TD AD",
+)
 
 
 def test_bid_cap_without_a_marriage_is_120() -> None:
@@ -297,8 +315,7 @@ def test_talon_shown_to_all_after_a_raise(bidding: str, declarer: int) -> None:
 
 
 def test_hidden_talon_option_off_shows_it_at_100() -> None:
-    game = new_game_or_skip(HAND_B.deal(), rules(hidden_talon_at_100=False),
-                            "hidden_talon_at_100")
+    game = new_game_or_skip(HAND_B.deal(), rules(hidden_talon_at_100=False), "hidden_talon_at_100")
     run(game, "2 pass; 0 pass")
     for seat in (0, 1, 2, None):
         assert sorted(game.view(seat)["talon"]) == sorted(HAND_B.deal()["talon"])
@@ -451,8 +468,7 @@ def test_declared_marriage_counts_even_if_the_card_is_lost() -> None:
 
 
 def test_marriage_first_lead_option() -> None:
-    game = new_game_or_skip(HAND_A.deal(), rules(marriage_first_lead=True),
-                            "marriage_first_lead")
+    game = new_game_or_skip(HAND_A.deal(), rules(marriage_first_lead=True), "marriage_first_lead")
     play_until(game, HAND_A, 1, "play AS")
     assert "play KH declare" in plays(game)
 
@@ -522,8 +538,7 @@ def _redeal_then_check(game: Game, next_deal: dict) -> None:
 
 def test_redeal_hand_below_13_points() -> None:
     # Seat 2: KH KS JS JC 9S 9C 9D = 4+4+2+2 = 12 points (three nines only).
-    deal = make_deal(0, ["AS TS QS AH TH QH JH", "AC TC KC QC JD QD KD",
-                         "KH KS JS JC 9S 9C 9D"])
+    deal = make_deal(0, ["AS TS QS AH TH QH JH", "AC TC KC QC JD QD KD", "KH KS JS JC 9S 9C 9D"])
     game = new_game([deal, CAPS_DEAL])
     assert "redeal" in legal(game)
     _redeal_then_check(game, CAPS_DEAL)
@@ -531,8 +546,7 @@ def test_redeal_hand_below_13_points() -> None:
 
 def test_no_redeal_with_exactly_13_points() -> None:
     # Seat 2: KH QS JS JC JD 9S 9C = 4+3+2+2+2 = 13 points. Seat 0 has 49.
-    deal = make_deal(0, ["AS TS KS AH TH QH 9H", "AC TC KC QC QD KD AD",
-                         "KH QS JS JC JD 9S 9C"])
+    deal = make_deal(0, ["AS TS KS AH TH QH 9H", "AC TC KC QC QD KD AD", "KH QS JS JC JD 9S 9C"])
     game = new_game(deal)
     assert "redeal" not in legal(game)
     assert_illegal(game, "redeal")
@@ -541,8 +555,7 @@ def test_no_redeal_with_exactly_13_points() -> None:
 
 
 def test_redeal_four_nines_in_hand() -> None:
-    deal = make_deal(0, ["KS QS JS TS KH QH JH", "KC QC JC TC KD QD JD",
-                         "9S 9C 9D 9H AS AC AD"])
+    deal = make_deal(0, ["KS QS JS TS KH QH JH", "KC QC JC TC KD QD JD", "9S 9C 9D 9H AS AC AD"])
     game = new_game([deal, CAPS_DEAL])
     assert "redeal" in legal(game)
     _redeal_then_check(game, CAPS_DEAL)
@@ -588,8 +601,9 @@ def test_no_talon_claim_with_5_points_and_one_nine() -> None:
 
 def test_redeal_four_nines_after_taking_the_talon() -> None:
     # Seat 1 holds 9S 9C 9D and the talon brings 9H.
-    deal = make_deal(0, ["KS QS JS TS KH QH JH", "9S 9C 9D AH TH KC KD",
-                         "QC JC TC QD JD TD AD"], "9H AS AC")
+    deal = make_deal(
+        0, ["KS QS JS TS KH QH JH", "9S 9C 9D AH TH KC KD", "QC JC TC QD JD TD AD"], "9H AS AC"
+    )
     game = new_game([deal, CAPS_DEAL])
     assert "redeal" not in legal(game)
     run(game, "2 pass; 0 pass")
@@ -599,8 +613,9 @@ def test_redeal_four_nines_after_taking_the_talon() -> None:
 
 # Seat 2 holds 9S 9C 9D; the talon (9H AS AC, 22 points) brings 9H to seat 1,
 # who passes it on to seat 2: four nines after the pass (§12.3).
-FOUR_NINES_PASS = make_deal(0, ["JC QC KC JD QD KD AD", "AH TH KH QH JH QS JS",
-                                "9S 9C 9D TS TC TD KS"], "9H AS AC")
+FOUR_NINES_PASS = make_deal(
+    0, ["JC QC KC JD QD KD AD", "AH TH KH QH JH QS JS", "9S 9C 9D TS TC TD KS"], "9H AS AC"
+)
 
 
 def test_four_nines_after_the_pass_decline() -> None:
@@ -638,18 +653,17 @@ def test_the_declarer_gets_a_bolt_too() -> None:
     # Seat 1 declares and takes no trick three times (contract 105 each):
     # −105 × 3 and −120 for the third bolt. Seat 2 gets 80, seat 0 40.
     assert DECLARER_BOLT.outcome().tricks[1] == 0
-    scripts = [with_contract(with_dealer(DECLARER_BOLT, d, SEAT1_WINS[d]), 105)
-               for d in range(3)]
+    scripts = [with_contract(with_dealer(DECLARER_BOLT, d, SEAT1_WINS[d]), 105) for d in range(3)]
     game = new_game([s.deal() for s in scripts])
     after = play_hands(game, scripts)
     assert after == [[40, -105, 80], [80, -210, 160], [120, -435, 240]]
 
 
 def test_no_bolt_on_own_game_option() -> None:
-    scripts = [with_contract(with_dealer(DECLARER_BOLT, d, SEAT1_WINS[d]), 105)
-               for d in range(3)]
-    game = new_game_or_skip([s.deal() for s in scripts], rules(no_bolt_on_own_game=True),
-                            "no_bolt_on_own_game")
+    scripts = [with_contract(with_dealer(DECLARER_BOLT, d, SEAT1_WINS[d]), 105) for d in range(3)]
+    game = new_game_or_skip(
+        [s.deal() for s in scripts], rules(no_bolt_on_own_game=True), "no_bolt_on_own_game"
+    )
     after = play_hands(game, scripts)
     assert after[-1] == [120, -315, 240]
 
@@ -659,10 +673,12 @@ def test_no_bolt_on_own_game_option() -> None:
 
 def _b(dealer: int, contract: int, bidding: str | None = None) -> ScriptedHand:
     """Hand B (seat 1: 135 with its marriage) at a dealer, with a contract."""
-    barrel_bidding = {0: "2 pass; 0 pass", 1: "0 pass; 1 bid 120; 2 pass",
-                      2: "1 bid 120; 2 pass; 0 pass"}
-    return with_contract(with_dealer(HAND_B, dealer, bidding or barrel_bidding[dealer]),
-                         contract)
+    barrel_bidding = {
+        0: "2 pass; 0 pass",
+        1: "0 pass; 1 bid 120; 2 pass",
+        2: "1 bid 120; 2 pass; 0 pass",
+    }
+    return with_contract(with_dealer(HAND_B, dealer, bidding or barrel_bidding[dealer]), contract)
 
 
 def test_barrel_player_must_bid_at_least_120() -> None:
@@ -788,24 +804,63 @@ def test_start_scores_at_or_above_880_put_a_player_on_the_barrel() -> None:
 def test_illegal_actions_in_every_phase() -> None:
     game = scripted_game(HAND_B)
     # bidding
-    for bad in ("", "foo", "bid", "bid abc", "bid 103", "bid 100", "bid 305", "contract 120",
-                "play AS", "give AS 0", "writeoff", "redeal", "decline", "play KS declare",
-                "pass pass", "bid 105 extra"):
+    for bad in (
+        "",
+        "foo",
+        "bid",
+        "bid abc",
+        "bid 103",
+        "bid 100",
+        "bid 305",
+        "contract 120",
+        "play AS",
+        "give AS 0",
+        "writeoff",
+        "redeal",
+        "decline",
+        "play KS declare",
+        "pass pass",
+        "bid 105 extra",
+    ):
         assert_illegal(game, bad)
     run(game, "2 pass; 0 pass")
     # talon
-    for bad in ("give 9S 2", "give AS 1", "give AS 3", "give XX 2", "give AS", "bid 110",
-                "pass", "contract 100", "play AS", "decline"):
+    for bad in (
+        "give 9S 2",
+        "give AS 1",
+        "give AS 3",
+        "give XX 2",
+        "give AS",
+        "bid 110",
+        "pass",
+        "contract 100",
+        "play AS",
+        "decline",
+    ):
         assert_illegal(game, bad)
     run(game, "1 give KD 2; 1 give QD 0")
     # contract
-    for bad in ("contract 95", "contract 103", "contract 165", "contract", "give AS 2",
-                "play AS", "bid 120"):
+    for bad in (
+        "contract 95",
+        "contract 103",
+        "contract 165",
+        "contract",
+        "give AS 2",
+        "play AS",
+        "bid 120",
+    ):
         assert_illegal(game, bad)
     act(game, 1, "contract 120")
     # play
-    for bad in ("play 9S", "play KS declare", "play AS declare", "play ZZ", "contract 125",
-                "pass", "give AS 2"):
+    for bad in (
+        "play 9S",
+        "play KS declare",
+        "play AS declare",
+        "play ZZ",
+        "contract 125",
+        "pass",
+        "give AS 2",
+    ):
         assert_illegal(game, bad)
     act(game, 1, "play AS")
     assert_illegal(game, "play 9S extra")
@@ -819,8 +874,7 @@ def test_illegal_action_is_a_value_error_with_a_reason() -> None:
     assert "125" in str(err) or "cap" in str(err).lower() or "bid" in str(err).lower()
 
 
-def test_action_of_another_seat_type_is_refused() -> None:
-    # apply() takes an action object from another state only if it is legal here.
+def test_action_object_from_another_state_must_be_legal_here() -> None:
     game = scripted_game(HAND_B)
     other = scripted_game(HAND_B)
     run(other, "2 pass; 0 pass")
@@ -833,30 +887,69 @@ def test_action_of_another_seat_type_is_refused() -> None:
 
 ALL_OPTION_IDS = [
     # §12.1
-    "bid_cap", "max_bid", "no_jump_bids", "silence_below", "hidden_talon_at_100",
-    "pass_face_down", "barrel_min_bid",
+    "bid_cap",
+    "max_bid",
+    "no_jump_bids",
+    "silence_below",
+    "hidden_talon_at_100",
+    "pass_face_down",
+    "barrel_min_bid",
     # §12.2
-    "marriage_first_lead", "marriage_needs_capture", "ace_marriage", "ace_marriage_trump",
-    "no_lead_foreign_trump", "must_lead_trump",
+    "marriage_first_lead",
+    "marriage_needs_capture",
+    "ace_marriage",
+    "ace_marriage_trump",
+    "no_lead_foreign_trump",
+    "must_lead_trump",
     # §12.3
-    "redeal_talon_below", "redeal_two_nines_talon", "redeal_three_nines_talon",
-    "redeal_three_jacks_talon", "redeal_hand_below", "redeal_four_nines",
-    "redeal_four_nines_after_pass", "redeal_four_jacks", "redeal_only_at_100",
+    "redeal_talon_below",
+    "redeal_two_nines_talon",
+    "redeal_three_nines_talon",
+    "redeal_three_jacks_talon",
+    "redeal_hand_below",
+    "redeal_four_nines",
+    "redeal_four_nines_after_pass",
+    "redeal_four_jacks",
+    "redeal_only_at_100",
     "redeal_penalty_dealer",
     # §12.4
-    "rounding", "declarer_rounding", "penalty", "bolt_rule", "bolt_mode",
-    "no_bolt_on_own_game", "four_nines_bonus",
+    "rounding",
+    "declarer_rounding",
+    "penalty",
+    "bolt_rule",
+    "bolt_mode",
+    "no_bolt_on_own_game",
+    "four_nines_bonus",
     # §12.5
-    "write_off", "write_off_flat_60", "write_off_keeps_score", "write_off_limit",
-    "write_off_third_penalty", "write_off_on_barrel", "cross",
+    "write_off",
+    "write_off_flat_60",
+    "write_off_keeps_score",
+    "write_off_limit",
+    "write_off_third_penalty",
+    "write_off_on_barrel",
+    "cross",
     # §12.6
-    "barrel_at", "barrel_attempts", "barrel_three_falls_zero", "one_on_barrel",
-    "barrel_fall_to", "target_1001", "samosval", "samosval_negative", "reverse_barrel",
+    "barrel_at",
+    "barrel_attempts",
+    "barrel_three_falls_zero",
+    "one_on_barrel",
+    "barrel_fall_to",
+    "target_1001",
+    "samosval",
+    "samosval_negative",
+    "reverse_barrel",
     "intermediate_barrel_380",
     # §12.7
-    "dark", "golden", "players", "dealer_score", "two_player_second_talon",
+    "dark",
+    "golden",
+    "players",
+    "dealer_score",
+    "two_player_second_talon",
     # §12.9
-    "bid_step", "must_beat", "lock_at", "bomb",
+    "bid_step",
+    "must_beat",
+    "lock_at",
+    "bomb",
 ]
 
 
@@ -888,19 +981,50 @@ def test_classic_has_every_option_with_its_default() -> None:
     assert d["bid_step"] == 5
     assert d["redeal_hand_below"] == 13
     assert d["redeal_talon_below"] == 5
-    for on in ("hidden_talon_at_100", "redeal_two_nines_talon", "redeal_four_nines",
-               "redeal_four_nines_after_pass", "write_off", "barrel_three_falls_zero",
-               "one_on_barrel"):
+    for on in (
+        "hidden_talon_at_100",
+        "redeal_two_nines_talon",
+        "redeal_four_nines",
+        "redeal_four_nines_after_pass",
+        "write_off",
+        "barrel_three_falls_zero",
+        "one_on_barrel",
+    ):
         assert _on(d[on]), on
-    for off in ("no_jump_bids", "silence_below", "pass_face_down", "marriage_first_lead",
-                "marriage_needs_capture", "ace_marriage", "no_lead_foreign_trump",
-                "must_lead_trump", "redeal_three_nines_talon", "redeal_three_jacks_talon",
-                "redeal_four_jacks", "redeal_only_at_100", "redeal_penalty_dealer",
-                "declarer_rounding", "no_bolt_on_own_game", "four_nines_bonus",
-                "write_off_flat_60", "write_off_keeps_score", "write_off_limit",
-                "write_off_third_penalty", "write_off_on_barrel", "cross", "target_1001",
-                "samosval", "samosval_negative", "reverse_barrel", "intermediate_barrel_380",
-                "dark", "golden", "must_beat", "lock_at", "bomb"):
+    for off in (
+        "no_jump_bids",
+        "silence_below",
+        "pass_face_down",
+        "marriage_first_lead",
+        "marriage_needs_capture",
+        "ace_marriage",
+        "no_lead_foreign_trump",
+        "must_lead_trump",
+        "redeal_three_nines_talon",
+        "redeal_three_jacks_talon",
+        "redeal_four_jacks",
+        "redeal_only_at_100",
+        "redeal_penalty_dealer",
+        "declarer_rounding",
+        "no_bolt_on_own_game",
+        "four_nines_bonus",
+        "write_off_flat_60",
+        "write_off_keeps_score",
+        "write_off_limit",
+        "write_off_third_penalty",
+        "write_off_on_barrel",
+        "cross",
+        "target_1001",
+        "samosval",
+        "samosval_negative",
+        "reverse_barrel",
+        "intermediate_barrel_380",
+        "dark",
+        "golden",
+        "must_beat",
+        "lock_at",
+        "bomb",
+    ):
         assert _off(d[off]), off
     assert Rules.preset("classic") == Rules.preset("classic")
     assert Game.new().view(None)["rules"] == d
@@ -939,12 +1063,23 @@ def test_unknown_option_is_a_value_error_naming_it(option: str) -> None:
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("max_bid", 302), ("max_bid", "lots"), ("rounding", "banana"), ("players", 5),
-     ("bid_cap", "sky"), ("penalty", "x"), ("hidden_talon_at_100", "maybe")],
+    [
+        ("max_bid", 302),
+        ("max_bid", "lots"),
+        ("rounding", "banana"),
+        ("players", 5),
+        ("bid_cap", "sky"),
+        ("penalty", "x"),
+        ("hidden_talon_at_100", "maybe"),
+    ],
 )
 def test_bad_value_is_a_value_error_naming_the_option(option: str, value: object) -> None:
     with pytest.raises(ValueError, match=option):
         Rules.preset("classic").replace(**{option: value})
+    d = Rules.preset("classic").to_dict()
+    d[option] = value
+    with pytest.raises(ValueError, match=option):
+        Rules.from_dict(d)
 
 
 def test_unknown_preset() -> None:
@@ -954,30 +1089,65 @@ def test_unknown_preset() -> None:
 
 # One non-default value per option, as RULES.md §12 lists them.
 NON_DEFAULT = {
-    "bid_cap": "none", "max_bid": 250, "no_jump_bids": True, "silence_below": -120,
-    "hidden_talon_at_100": False, "pass_face_down": True, "barrel_min_bid": 121,
-    "marriage_first_lead": True, "marriage_needs_capture": True, "ace_marriage": True,
-    "ace_marriage_trump": "cancel", "no_lead_foreign_trump": True, "must_lead_trump": True,
-    "redeal_talon_below": 10, "redeal_two_nines_talon": False,
-    "redeal_three_nines_talon": True, "redeal_three_jacks_talon": True,
-    "redeal_hand_below": 14, "redeal_four_nines": False,
-    "redeal_four_nines_after_pass": False, "redeal_four_jacks": True,
-    "redeal_only_at_100": True, "redeal_penalty_dealer": True, "rounding": "by_last_digit",
-    "declarer_rounding": True, "penalty": 100, "bolt_rule": "zero_points",
-    "bolt_mode": "consecutive", "no_bolt_on_own_game": True, "four_nines_bonus": True,
-    "write_off": False, "write_off_flat_60": True, "write_off_keeps_score": True,
-    "write_off_limit": 2, "write_off_third_penalty": True, "write_off_on_barrel": True,
-    "cross": True, "barrel_at": 900, "barrel_three_falls_zero": False, "one_on_barrel": False,
-    "barrel_fall_to": "minus_contract", "target_1001": True, "samosval": True,
-    "samosval_negative": True, "reverse_barrel": True, "intermediate_barrel_380": True,
-    "dark": True, "golden": True, "players": 4, "dealer_score": "flat_30",
-    "two_player_second_talon": "last_trick", "bid_step": 10, "must_beat": True,
-    "lock_at": 800, "bomb": 1,
+    "bid_cap": "none",
+    "max_bid": 250,
+    "no_jump_bids": True,
+    "silence_below": -120,
+    "hidden_talon_at_100": False,
+    "pass_face_down": True,
+    "barrel_min_bid": 121,
+    "marriage_first_lead": True,
+    "marriage_needs_capture": True,
+    "ace_marriage": True,
+    "ace_marriage_trump": "cancel",
+    "no_lead_foreign_trump": True,
+    "must_lead_trump": True,
+    "redeal_talon_below": 10,
+    "redeal_two_nines_talon": False,
+    "redeal_three_nines_talon": True,
+    "redeal_three_jacks_talon": True,
+    "redeal_hand_below": 14,
+    "redeal_four_nines": False,
+    "redeal_four_nines_after_pass": False,
+    "redeal_four_jacks": True,
+    "redeal_only_at_100": True,
+    "redeal_penalty_dealer": True,
+    "rounding": "by_last_digit",
+    "declarer_rounding": True,
+    "penalty": 100,
+    "bolt_rule": "zero_points",
+    "bolt_mode": "consecutive",
+    "no_bolt_on_own_game": True,
+    "four_nines_bonus": True,
+    "write_off": False,
+    "write_off_flat_60": True,
+    "write_off_keeps_score": True,
+    "write_off_limit": 2,
+    "write_off_third_penalty": True,
+    "write_off_on_barrel": True,
+    "cross": True,
+    "barrel_at": 900,
+    "barrel_three_falls_zero": False,
+    "one_on_barrel": False,
+    "barrel_fall_to": "minus_contract",
+    "target_1001": True,
+    "samosval": True,
+    "samosval_negative": True,
+    "reverse_barrel": True,
+    "intermediate_barrel_380": True,
+    "dark": True,
+    "golden": True,
+    "players": 4,
+    "dealer_score": "flat_30",
+    "two_player_second_talon": "last_trick",
+    "bid_step": 10,
+    "must_beat": True,
+    "lock_at": 800,
+    "bomb": 1,
 }
 
 
-@pytest.mark.parametrize(("option", "value"), sorted(NON_DEFAULT.items()),
-                         ids=sorted(NON_DEFAULT))
+@pytest.mark.parametrize(("option", "value"), sorted(NON_DEFAULT.items()), ids=sorted(NON_DEFAULT))
 def test_every_option_value_is_accepted_or_not_implemented(option: str, value: object) -> None:
     # A value RULES.md lists must be a valid Rules value; Game.new either
     # plays with it or raises NotImplementedError naming the option.
@@ -1019,4 +1189,4 @@ def test_hidden_talon_card_stays_hidden_until_played() -> None:
         act(game, seat, a)
     act(game, 1, "play QH")
     for viewer in (0, 2, None):
-        assert ["1", "QH"] == [str(x) for x in game.view(viewer)["trick"][0]]
+        assert [str(x) for x in game.view(viewer)["trick"][0]] == ["1", "QH"]
