@@ -26,8 +26,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 
-from thousand import Game, Rules  # noqa: E402
-from thousand.bots import choose  # noqa: E402
+from thousand import Game, Rules
+from thousand.bots import choose
 
 
 def play_hand(

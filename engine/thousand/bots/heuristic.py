@@ -264,41 +264,35 @@ def _follow(
 ) -> int:
     win_seat, win_card = _winning(k.trick, trump)
     last = len(k.trick) == len(k.order) - 1
-    partner_winning = d is not None and win_seat != me and (win_seat == d) == (me == d) and me != d
+    partner_winning = d is not None and me != d and win_seat not in (me, d)
     winners = [c for c in cards if _beats(c, win_card, trump)]
     losers = [c for c in cards if c not in winners]
     cheap_loser = min(losers or cards, key=lambda c: (_POINTS[c], c))
-    if counting and partner_winning:
-        safe = (
-            last
-            or _is_master(win_card, out)
-            or (trump is not None and win_card // 6 == trump and _is_master(win_card, out))
-        )
-        if safe and losers:
-            # Partner takes it: throw points on the trick.
-            return max(losers, key=lambda c: (_POINTS[c], c))
-        if losers:
-            return cheap_loser
+    if counting and partner_winning and losers:
+        # The partner's card holds if nobody after this seat can beat it.
+        holds = last or (_is_master(win_card, out) and not _may_ruff(k, d, win_card, trump))
+        # Throw points on it, but no master of another suit: that is a trick later.
+        throw = [c for c in losers if c // 6 == win_card // 6 or not _is_master(c, out)]
+        if holds and throw:
+            return max(throw, key=lambda c: (_POINTS[c], c))
     if not winners:
         return cheap_loser
     if last:
         return min(winners, key=lambda c: (_POINTS[c], c))
-    if not counting:
-        return max(winners, key=lambda c: (c % 6, c))
-    # Not last: win only with a card the rest of the table cannot beat.
-    sure = [
-        c
-        for c in winners
-        if _is_master(c, out & ~SUIT_MASKS[trump] if trump is not None and c // 6 != trump else out)
-    ]
-    if sure:
-        return min(sure, key=lambda c: (_POINTS[c], c))
-    trumping = [
-        c for c in winners if trump is not None and c // 6 == trump and win_card // 6 != trump
-    ]
-    if trumping:
-        return min(trumping)
-    return cheap_loser
+    if counting:
+        sure = [
+            c for c in winners if _is_master(c, out) and not _may_ruff(k, k.trick_next(), c, trump)
+        ]
+        if sure:
+            return min(sure, key=lambda c: (_POINTS[c], c))
+    return max(winners, key=lambda c: (c % 6, c))
+
+
+def _may_ruff(k: Knowledge, seat: int | None, c: int, trump: int | None) -> bool:
+    """Whether ``seat`` might trump a card of ``c``'s suit: void in it, maybe holding trumps."""
+    if seat is None or trump is None or c // 6 == trump:
+        return False
+    return bool(k.void[seat] & SUIT_MASKS[c // 6]) and not k.void[seat] & SUIT_MASKS[trump]
 
 
 # --- the levels ------------------------------------------------------------------------------
@@ -312,10 +306,14 @@ def choose_heuristic(view: dict[str, Any], level: str, rng: random.Random) -> st
     if phase == "bidding":
         if "redeal" in legal and estimate(k.hand) < 95:
             return "redeal"
-        limit = estimate(k.hand) - 5 if counting else crude_estimate(k.hand) - 10
+        limit = estimate(k.hand) - 20 if counting else crude_estimate(k.hand) - 10
         if view["seat"] == view.get("first_hand") and limit < 100:
             limit = 100
         return bid_decision(view, limit)
+    discards = [a for a in legal if a.startswith("discard ")]
+    if discards:
+        # Two players: the declarer lays cards away face down; keep the best.
+        return min(discards, key=lambda a: (_keep_score(k.hand, parse_card(a.split()[1])), a))
     if phase == "talon":
         if "redeal" in legal and estimate(k.hand, with_talon=False) < 80:
             return "redeal"
@@ -337,13 +335,14 @@ def choose_heuristic(view: dict[str, Any], level: str, rng: random.Random) -> st
         contracts = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
         est = estimate(k.hand, with_talon=False)
         bid = k.bid or 100
-        give_up = 35 if counting else 50
+        give_up = 70 if counting else 50
         if "writeoff" in legal and est < bid - give_up:
             return "writeoff"
         if not contracts:
             return _fallback(legal)
         if counting:
-            target = max(contracts[0], _round_down5(est - 10))
+            # Raising the contract above the bid pays only when it is nearly sure.
+            target = max(contracts[0], _round_down5(est - 35))
             fits = [v for v in contracts if v <= target]
             return f"contract {fits[-1] if fits else contracts[0]}"
         return f"contract {contracts[0]}"
@@ -362,7 +361,7 @@ def _fallback(legal: list[str]) -> str:
         if prefer in legal:
             return prefer
     for a in legal:
-        if a not in ("writeoff", "redeal"):
+        if a.split()[0] not in ("writeoff", "redeal", "bomb"):
             return a
     return legal[0]
 

@@ -76,6 +76,13 @@ class Knowledge:
     def others(self) -> list[int]:
         return [s for s in self.order if s != self.seat]
 
+    def trick_next(self) -> int | None:
+        """The seat that plays after the one to move, in the trick on the table."""
+        if not self.trick or len(self.trick) + 1 >= len(self.order):
+            return None
+        i = self.order.index(self.trick[-1][0])
+        return self.order[(i + 2) % len(self.order)]
+
     def need(self, s: int) -> int:
         """How many unknown cards seat ``s`` still holds."""
         return self.sizes[s] - self.known[s].bit_count()

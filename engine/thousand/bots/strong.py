@@ -44,15 +44,15 @@ DEFEND_VALUE = -12.0
 class Budget:
     """The deterministic amount of work per decision."""
 
-    play_samples: int = 20
-    play_nodes: int = 60_000
+    play_samples: int = 16
+    play_nodes: int = 28_000
     """Nodes for the first pass (reach the contract or not); the rest refines points."""
-    refine_nodes: int = 30_000
-    bid_samples: int = 16
-    give_samples: int = 10
-    give_plans: int = 6
-    contract_samples: int = 16
-    node_cap: int = 150_000
+    refine_nodes: int = 10_000
+    bid_samples: int = 12
+    give_samples: int = 8
+    give_plans: int = 4
+    contract_samples: int = 12
+    node_cap: int = 40_000
     """Hard cap on nodes for any decision."""
 
 
@@ -226,9 +226,7 @@ def _first_lead_values(
     return thresholds[best] if best >= 0 else -1
 
 
-def _declarer_hands(
-    deal: Deal, k: Knowledge, declarer: int, plan: list[tuple[int, int]]
-) -> list[int]:
+def _declarer_hands(deal: Deal, declarer: int, plan: list[tuple[int, int]]) -> list[int]:
     hands = list(deal.hands)
     for c, to in plan:
         hands[declarer] &= ~(1 << c)
@@ -273,7 +271,6 @@ def _bid(
     legal: list[str] = view["legal"]
     bids = sorted(int(a.split()[1]) for a in legal if a.startswith("bid "))
     me = k.seat
-    first_hand = view.get("first_hand") == me
     if not bids:
         if "redeal" in legal:
             return "redeal"
@@ -281,35 +278,60 @@ def _bid(
     target = bids[0]
     deals = sample_deals(k, budget.bid_samples, rng, rules, strength=estimate)
     step = int(rules.get("bid_step", 5))
+    others = [s for s in k.order if s != me]
     reached: list[int] = []
     for deal in deals:
         if clock.out:
             break
         ten = k.hand | deal.dead
-        others = [s for s in k.order if s != me]
         plan = give_plan(ten, others, 1)[0]
         hands = list(deal.hands)
         hands[me] = ten
-        hands = _declarer_hands(Deal(hands, 0), k, me, plan)
-        cap = _cap(hands[me], rules)
-        thresholds = list(range(target, max(cap, target) + 1, step))
-        reached.append(
-            _first_lead_values(k, rules, clock, hands, me, thresholds[:1] + thresholds[1:4])
-        )
+        hands = _declarer_hands(Deal(hands, 0), me, plan)
+        try:
+            reached.append(
+                _first_lead_values(k, rules, clock, hands, me, [target, target + 3 * step])
+            )
+        except SearchAborted:
+            break
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    # The value of winning at `target`, naming the best contract afterwards.
-    cands = [v for v in range(target, target + 4 * step, step)]
-    _, declare_u = _contract_choice(ctx, me, reached, cands)
-    defend_u = DEFEND_VALUE
-    if first_hand and not any(v is not None for s, v in k.bids[1:]):
-        # Nobody raised yet: passing now still leaves this seat the 100 if both others pass.
-        pass
-    if "redeal" in legal and max(declare_u, defend_u) < 0:
+    # Winning at `target` and naming the best contract afterwards.
+    _, declare_u = _contract_choice(ctx, me, reached, [target, target + 3 * step])
+    if "redeal" in legal and max(declare_u, DEFEND_VALUE) < 0:
         return "redeal"
-    if declare_u > defend_u:
+    if declare_u > DEFEND_VALUE:
         return f"bid {target}"
     return "pass" if "pass" in legal else f"bid {target}"
+
+
+def _plan_values(
+    k: Knowledge,
+    rules: dict[str, Any],
+    ctx: MatchContext,
+    clock: _Clock,
+    deals: list[Deal],
+    plans: list[list[tuple[int, int]]],
+    thresholds: list[int],
+) -> list[float]:
+    """Mean match value of each giving plan, sample by sample so every plan sees the same deals."""
+    me = k.seat
+    reached: list[list[int]] = [[] for _ in plans]
+    for deal in deals:
+        if clock.out:
+            break
+        row = []
+        try:
+            for plan in plans:
+                hands = _declarer_hands(deal, me, plan)
+                row.append(_first_lead_values(k, rules, clock, hands, me, thresholds))
+        except SearchAborted:
+            break
+        for i, r in enumerate(row):
+            reached[i].append(r)
+    if not reached[0]:
+        return []
+    return [_contract_choice(ctx, me, r, thresholds)[1] for r in reached]
 
 
 def _talon(
@@ -322,31 +344,19 @@ def _talon(
     budget: Budget,
 ) -> str:
     legal: list[str] = view["legal"]
-    me = k.seat
     opponents = _opponents_to_receive(view)
     if not opponents:
         return choose_heuristic(view, "normal", rng)
     plans = give_plan(k.hand, opponents, budget.give_plans)
     bid = k.bid or 100
     deals = sample_deals(k, budget.give_samples, rng, rules)
-    cap_cards = k.hand
-    best_plan, best_u = plans[0], -INF * 1.0
-    for plan in plans:
-        if clock.out:
-            break
-        reached = []
-        for deal in deals:
-            hands = _declarer_hands(deal, k, me, plan)
-            cap = max(_cap(hands[me], rules), bid)
-            thresholds = list(range(bid, cap + 1, 5))[:6]
-            reached.append(_first_lead_values(k, rules, clock, hands, me, thresholds))
-        values = list(range(bid, max(_cap(cap_cards, rules), bid) + 1, 5))[:6]
-        _, u = _contract_choice(ctx, me, reached, values)
-        if u > best_u + 1e-9:
-            best_plan, best_u = plan, u
-    if "redeal" in legal and best_u < 0:
+    values = _plan_values(k, rules, ctx, clock, deals, plans, [bid])
+    if not values:
+        return choose_heuristic(view, "normal", rng)
+    best = max(range(len(plans)), key=lambda i: (values[i], -i))
+    if "redeal" in legal and values[best] < 0:
         return "redeal"
-    for c, to in best_plan:
+    for c, to in plans[best]:
         text = f"give {card_text(c)} {to}"
         if text in legal:
             return text
@@ -372,10 +382,13 @@ def _contract(
     for deal in deals:
         if clock.out:
             break
-        reached.append(_first_lead_values(k, rules, clock, deal.hands, me, values))
+        try:
+            reached.append(_first_lead_values(k, rules, clock, deal.hands, me, values[:8]))
+        except SearchAborted:
+            break
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = _contract_choice(ctx, me, reached, values)
+    v, u = _contract_choice(ctx, me, reached, values[:8])
     if "writeoff" in legal:
         bid = k.bid or values[0]
         if ctx.write_off_outcome(me, bid) > u:

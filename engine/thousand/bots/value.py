@@ -96,7 +96,8 @@ class MatchContext:
 
     def write_off_outcome(self, declarer: int, value: int) -> float:
         r = self.rules
-        share = 60 if r.get("write_off_flat_60") else -(-(-(-value // 2)) // 5) * 5
+        half = -(-value // 2)
+        share = 60 if r.get("write_off_flat_60") else -(-half // 5) * 5
         deltas = {declarer: 0 if r.get("write_off_keeps_score") else -value}
         for s in self.order:
             if s != declarer:
