@@ -1044,7 +1044,8 @@ class Game:
             if self.barrel_hands[s] >= r.barrel_attempts:
                 fall(s, before[s])
 
-        if winner is None and barrel_at is not None:
+        if barrel_at is not None:
+            # Even in the hand somebody wins, a score past the barrel stops at it.
             arriving = [s for s in range(n) if not self.on_barrel[s] and new[s] >= barrel_at]
             for s in arriving:
                 new[s] = barrel_at
@@ -1057,7 +1058,7 @@ class Game:
                         fall(s, barrel_at)
                 else:
                     for s in range(n):
-                        if self.on_barrel[s] and s != arriving[0]:
+                        if self.on_barrel[s] and s not in (arriving[0], winner):
                             marks[s].append("knocked_off")
                             fall(s, barrel_at)
         elif winner is None:
@@ -1257,8 +1258,8 @@ class Game:
             ],
             "bolts": list(self.bolts),
             "write_offs": list(self.write_offs),
-            "sheet": _copy.deepcopy(self.sheet),
-            "last_hand": _copy.deepcopy(self.sheet[-1]) if self.sheet else None,
+            "sheet": [_copy_row(row) for row in self.sheet],
+            "last_hand": _copy_row(self.sheet[-1]) if self.sheet else None,
             "winner": self.winner,
             "rules": self.rules.to_dict(),
             "legal": (
@@ -1363,6 +1364,14 @@ class Game:
             f"<Game hand {self.hand_no + 1} {self.phase} turn={self.current_player} "
             f"scores={self.scores}>"
         )
+
+
+def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a sheet row (values are numbers, texts, and lists of them or of lists)."""
+    return {
+        k: [list(x) if isinstance(x, list) else x for x in v] if isinstance(v, list) else v
+        for k, v in row.items()
+    }
 
 
 def _check_seat(value: Any, players: int, what: str) -> int:
