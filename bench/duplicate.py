@@ -33,7 +33,7 @@ from thousand.bots import choose
 def play_hand(
     bots: list[str], seed: str, scores: list[int] | None, rules: Rules, bot_seed: int
 ) -> tuple[list[int], dict[str, Any]]:
-    """Play one scored hand with ``bots[seat]`` at each seat; the score changes and the sheet row."""
+    """Play one scored hand with ``bots[seat]`` at each seat: score changes and sheet row."""
     game = Game.new(rules=rules, seed=seed, scores=scores)
     for _ in range(2000):
         seat = game.current_player

@@ -68,7 +68,7 @@ def choose(
     view: dict[str, Any], level: str = "strong", seed: int = 0, budget_s: float | None = None
 ) -> str:
     """The action ``level`` picks for the seat of ``view``, as text from ``view["legal"]``."""
-    legal = view.get("legal") or []
+    legal: list[str] = list(view.get("legal") or [])
     if not legal:
         raise ValueError("the view has no legal action: it is not this seat's turn")
     if level not in LEVELS:

@@ -106,7 +106,7 @@ def _bids(legal: list[str]) -> list[int]:
 
 def bid_decision(view: dict[str, Any], limit: float) -> str:
     """Raise by the smallest step while it stays within ``limit``, else pass."""
-    legal = view["legal"]
+    legal: list[str] = view["legal"]
     bids = _bids(legal)
     if bids and bids[0] <= limit:
         return f"bid {bids[0]}"
@@ -199,9 +199,10 @@ def _is_master(c: int, out: int) -> bool:
 
 
 def play_card(view: dict[str, Any], k: Knowledge, counting: bool, rng: random.Random) -> str:
-    moves = legal_plays(view["legal"])
+    legal: list[str] = view["legal"]
+    moves = legal_plays(legal)
     if not moves:
-        return view["legal"][0]
+        return _fallback(legal)
     declares = [(c, d) for c, d in moves if d]
     trump = k.trump
     me = k.seat
@@ -213,7 +214,8 @@ def play_card(view: dict[str, Any], k: Knowledge, counting: bool, rng: random.Ra
         if declares:
             best = max(declares, key=lambda m: (MARRIAGE_VALUES[m[0] // 6], -(m[0] % 6)))
             # Lead the queen: it risks fewer points than the king.
-            return play_text(best[0] if best[0] % 6 == QUEEN else best[0], True)
+            queen = [c for c, _ in declares if c // 6 == best[0] // 6 and c % 6 == QUEEN]
+            return play_text(queen[0] if queen else best[0], True)
         return play_text(_lead(k, cards, out, counting), False)
     return play_text(_follow(k, cards, out, counting, me, d, trump), False)
 

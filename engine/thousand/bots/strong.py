@@ -158,8 +158,12 @@ def _play(
         bounds.append(row)
     if not bounds:
         return choose_heuristic(view, "normal", rng)
-    # Refine: exact totals, sample by sample, while the refine budget lasts.
-    refine_cap = min(clock.used + budget.refine_nodes, budget.node_cap)
+    # Refine: exact totals, sample by sample, while the refine budget lasts. When
+    # every sample already agrees on the contract for every card, the points are
+    # all that is left to decide, so the whole budget goes to them.
+    decided = len({lo >= need for row in bounds for lo, _ in row}) == 1
+    extra = budget.node_cap if decided else budget.refine_nodes
+    refine_cap = min(clock.used + extra, budget.node_cap)
     for i, deal in enumerate(deals[: len(bounds)]):
         if clock.used >= refine_cap or clock.out:
             break
@@ -175,9 +179,8 @@ def _play(
             break
         clock.spend(s)
         bounds[i] = [(v, v) for v in exact]
-    best_j = 0
-    best_u = -INF * 1.0
-    for j, (c, dec) in enumerate(moves):
+    utilities = []
+    for j in range(len(moves)):
         total = 0.0
         for row in bounds:
             lo, hi = row[j]
@@ -188,11 +191,16 @@ def _play(
             else:
                 est = float(min(hi, need - 10))
             total += ctx.play_outcome(d, k.contract, past + est)
-        u = total / len(bounds)
-        if u > best_u + 1e-9:
-            best_u, best_j = u, j
-    c, dec = moves[best_j]
-    return play_text(c, dec)
+        utilities.append(total / len(bounds))
+    top = max(utilities)
+    # Near-ties go to the counting heuristic's card: it knows about points and
+    # partners where the samples cannot tell the cards apart.
+    hint = choose_heuristic(view, "normal", rng)
+    for j, (c, dec) in enumerate(moves):
+        if play_text(c, dec) == hint and utilities[j] >= top - 0.5:
+            return hint
+    best_j = utilities.index(top)
+    return play_text(*moves[best_j])
 
 
 # --- declaring: bidding, giving, the contract ------------------------------------------------
