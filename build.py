@@ -48,6 +48,11 @@ PYODIDE_FILES = (
 MICROPIP_VERSION = "0.11.1"
 PYODIDE_PYTHON = "3.14"
 
+# Multiplayer (web/net/) runs on Trystero's BitTorrent-tracker strategy; its
+# ES modules are copied into dist/vendor/ so nothing loads from a CDN.
+TRYSTERO_VERSION = "0.25.4"
+QRCODE_VERSION = "2.0.4"
+
 # A fixed timestamp inside the wheel makes it byte-identical between builds of
 # the same source, so a rebuild does not change the site's version and make
 # every returning player download the whole site again.
@@ -139,6 +144,86 @@ def fetch_pyodide() -> Path:
             shutil.rmtree(target)
         unpacked.rename(target)
     return target
+
+
+def fetch_npm_package(name: str, version: str) -> Path:
+    """The unpacked npm package name@version (its package/ folder), from the cache or npm."""
+    target = CACHE / "npm" / f"{name.replace('/', '+')}-{version}"
+    if (target / "package.json").is_file():
+        return target
+    if shutil.which("npm") is None:
+        raise BuildError(
+            f"npm is not installed; it fetches {name}@{version} for multiplayer. "
+            f"Install Node.js with npm, e.g. `apt-get install nodejs npm`."
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        run(
+            ["npm", "pack", f"{name}@{version}", "--pack-destination", tmp, "--loglevel=error"],
+            f"fetching {name}@{version} from the npm registry",
+            "Check that the npm registry is reachable and that this version exists "
+            f"(`npm view {name}@{version} version`).",
+            cwd=tmp,
+        )
+        tarballs = list(Path(tmp).glob("*.tgz"))
+        if len(tarballs) != 1:
+            raise BuildError(f"npm pack {name}@{version} produced no tarball in {tmp}")
+        unpacked = Path(tmp) / "unpacked"
+        with tarfile.open(tarballs[0]) as tar:
+            # Plain files under package/ only: no links, no paths that climb out.
+            for member in tar.getmembers():
+                rel = Path(member.name)
+                if not member.isfile() or rel.parts[:1] != ("package",) or ".." in rel.parts:
+                    continue
+                source = tar.extractfile(member)
+                assert source is not None
+                dest = unpacked / Path(*rel.parts[1:])
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(source.read())
+        if not (unpacked / "package.json").is_file():
+            raise BuildError(f"npm pack {name}@{version}: the tarball has no package.json")
+        if target.exists():
+            shutil.rmtree(target)
+        unpacked.rename(target)
+    return target
+
+
+def vendor_net(dest: Path) -> None:
+    """Copy Trystero and the QR code generator into dest/vendor/ for web/net/.
+
+    Trystero's torrent strategy imports its core by package name, which a
+    browser cannot resolve; that one import is rewritten to the relative
+    path of the copied core, whose own imports are all relative already.
+    Source-map comments are dropped: the maps are not shipped.
+    """
+    vendor = dest / "vendor"
+    core = fetch_npm_package("@trystero-p2p/core", TRYSTERO_VERSION)
+    torrent = fetch_npm_package("@trystero-p2p/torrent", TRYSTERO_VERSION)
+    qrcode = fetch_npm_package("qrcode-generator", QRCODE_VERSION)
+
+    def copy_module(source: Path, target: Path, imports: dict[str, str] | None = None) -> None:
+        text = source.read_text()
+        for bare, relative in (imports or {}).items():
+            quoted = f'from "{bare}"'
+            if quoted not in text:
+                raise BuildError(f"{source.name} no longer imports {bare!r}: update vendor_net")
+            text = text.replace(quoted, f'from "{relative}"')
+        lines = [ln for ln in text.splitlines() if not ln.startswith("//# sourceMappingURL=")]
+        bare_left = [ln for ln in lines if ln.startswith("import ") and 'from "./' not in ln]
+        if bare_left:
+            raise BuildError(f"{source} has imports a browser cannot resolve: {bare_left[0]}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n".join(lines) + "\n")
+
+    for module in sorted((core / "dist").glob("*.mjs")):
+        copy_module(module, vendor / "trystero" / "core" / module.name)
+    copy_module(
+        torrent / "dist" / "index.mjs",
+        vendor / "trystero" / "torrent.mjs",
+        {"@trystero-p2p/core": "./core/index.mjs"},
+    )
+    shutil.copy2(core / "LICENSE", vendor / "trystero" / "LICENSE")
+    copy_module(qrcode / "dist" / "qrcode.mjs", vendor / "qrcode.mjs")
 
 
 def fetch_micropip() -> Path:
@@ -338,6 +423,8 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         say("thousand wheel ...")
         wheel = build_engine_wheel(staging / "wheels")
         copy_web(staging)
+        say("multiplayer libraries (npm) ...")
+        vendor_net(staging)
         (staging / "pyodide").mkdir()
         for name in PYODIDE_FILES:
             if name != "pyodide-lock.json":

@@ -88,8 +88,11 @@ async function boot(fresh) {
   await micropip.install(here(manifest.engine_wheel));
   micropip.destroy();
   progress(DOWNLOAD_SHARE + 0.15, "Starting the engine");
-  const bridgeSource = await (await fetch(here("engine_bridge.py"))).text();
-  pyodide.FS.writeFile("/home/pyodide/engine_bridge.py", bridgeSource);
+  // The bridge and the Python modules beside it (net_bridge.py, multiplayer's
+  // methods, which the bridge imports) go into Python's home folder.
+  const modules = Object.keys(manifest.files).filter((name) => /^[\w]+\.py$/.test(name));
+  const sources = await Promise.all(modules.map(async (name) => (await fetch(here(name))).text()));
+  modules.forEach((name, i) => pyodide.FS.writeFile(`/home/pyodide/${name}`, sources[i]));
   const bridge = pyodide.pyimport("engine_bridge");
   const info = JSON.parse(bridge.info());
   progress(1, "Ready");

@@ -8,6 +8,12 @@ package, and an error the engine raises (``IllegalAction`` above all)
 comes back to the page as ``{"error": {"type", "message"}}``, which
 engine.js turns into a rejected promise with that name.
 
+Besides the engine's own view, the bridge remembers the last action applied
+(who did what, and the trick it completed, since the engine clears a
+finished trick at once and deals the next hand when the last one ends), so
+the page can show and announce it; a card the seat may not see is left out.
+Computer seats think here too (``bot_act``), so the page never freezes.
+
 To add a call for the UI, add a function decorated with ``@method``.
 """
 
@@ -19,10 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 import thousand
-from thousand import Game, Rules
+from thousand import Game, IllegalAction, Rules
 
 METHODS: dict[str, Callable[..., Any]] = {}
 _game: Game | None = None
+_last: dict[str, Any] | None = None
 
 
 def method(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -38,33 +45,124 @@ def _current() -> Game:
 
 
 def _rules(options: dict[str, Any]) -> Rules | None:
-    if options.get("rules") is not None:
-        return Rules.from_dict(options["rules"])
+    rules = None
     if options.get("preset") is not None:
-        return Rules.preset(options["preset"])
-    return None
+        rules = Rules.preset(options["preset"])
+    if options.get("rules") is not None:
+        base = rules or Rules.preset("classic")
+        rules = base.replace(**options["rules"])
+    return rules
 
 
 @method
 def new(options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Start a game: ``{"seed": int, "preset": name}`` or ``{"rules": {...}}``."""
-    global _game
+    """Start a game: ``{"seed", "preset", "rules": {id: value}, "deal", "scores"}``, all optional.
+
+    ``rules`` changes options on top of ``preset`` (classic when absent).
+    """
+    global _game, _last
     options = options or {}
-    _game = Game.new(rules=_rules(options), seed=int(options.get("seed", 0)))
+    _game = Game.new(
+        rules=_rules(options),
+        seed=options.get("seed", 0),
+        deal=options.get("deal"),
+        scores=options.get("scores"),
+    )
+    _last = None
     return {"current_player": _game.current_player}
 
 
+def _last_for(seat: int | None) -> dict[str, Any] | None:
+    """The last action as ``seat`` may know it: a face-down card given or discarded is hidden."""
+    if _last is None:
+        return None
+    out = dict(_last)
+    action = str(out["action"])
+    if action.startswith("give "):
+        _, card, to = action.split()
+        face_down = out.pop("face_down")
+        if face_down and seat not in (int(to), out["seat"]):
+            out["action"] = f"give ?? {to}"
+    elif action.startswith("discard ") and seat != out["seat"]:
+        out["action"] = "discard ??"
+    out.pop("face_down", None)
+    return out
+
+
 @method
-def view(seat: int) -> Any:
-    """What one seat may see, with the actions it may take now."""
-    return _current().view(seat)
+def view(seat: int | None) -> Any:
+    """What one seat may see, with the actions it may take now, and ``last_action``."""
+    game = _current()
+    return {**game.view(seat), "last_action": _last_for(seat)}
+
+
+def _apply(game: Game, action: str) -> None:
+    """Apply the current player's action and remember it, with any trick it completed."""
+    global _last
+    seat = game.current_player
+    before = game.view(None)
+    face_down = bool(game.rules.pass_face_down or game.dark)
+    text = str(game.apply(action))
+    hand_over = game.hand_no + 1 != before["hand_no"] or game.phase == "over"
+    trick = None
+    if text.startswith("play "):
+        cards = [*before["trick"], [seat, text.split()[1]]]
+        if hand_over:
+            # The hand was scored and the next one dealt at once: the final
+            # trick's winner is the seat whose trick count went up in the row.
+            counts = game.sheet[-1].get("tricks") or before["trick_counts"]
+            gained = [counts[s] - before["trick_counts"][s] for s in range(game.players)]
+            trick = {"cards": cards, "winner": gained.index(max(gained))}
+        elif len(game.tricks) > len(before["tricks"]):
+            trick = {"cards": cards, "winner": game.tricks[-1][2]}
+    _last = {
+        "seat": seat,
+        "action": text,
+        "trick": trick,
+        "hand_over": hand_over,
+        "face_down": face_down,
+    }
+
+
+@method
+def act(seat: int, action: str, view_seat: int | None = None) -> dict[str, Any]:
+    """Apply ``action`` for ``seat``; refused unless it is that seat's turn.
+
+    Returns the new view for ``view_seat`` (default ``seat``) and the save text.
+    """
+    game = _current()
+    if game.current_player != seat:
+        who = "nobody" if game.current_player is None else f"seat {game.current_player}"
+        raise IllegalAction(f"it is not seat {seat}'s turn: {who} is to move")
+    _apply(game, action)
+    return _after(game, seat if view_seat is None else view_seat)
+
+
+def _after(game: Game, view_seat: int | None) -> dict[str, Any]:
+    return {"view": view(view_seat), "save": game.to_json()}
+
+
+@method
+def bot_act(seat: int, level: str, seed: int, view_seat: int | None = None) -> dict[str, Any]:
+    """A computer player at ``seat`` chooses from its own view and plays.
+
+    Returns the action, the new view for ``view_seat`` and the save text.
+    """
+    from thousand.bots import choose
+
+    game = _current()
+    if game.current_player != seat:
+        raise IllegalAction(f"it is not seat {seat}'s turn")
+    action = choose(game.view(seat), level, seed)
+    _apply(game, action)
+    return {"action": action, **_after(game, view_seat)}
 
 
 @method
 def apply(action: str) -> dict[str, Any]:
     """Apply one action of the player to move; ``IllegalAction`` if it is not legal."""
     game = _current()
-    game.apply(action)
+    _apply(game, action)
     return {"current_player": game.current_player}
 
 
@@ -81,14 +179,111 @@ def save() -> str:
 
 @method
 def load(text: str) -> dict[str, Any]:
-    global _game
+    """Load a game saved by ``save``; a corrupt or foreign text is a ValueError saying why."""
+    global _game, _last
     _game = Game.from_json(text)
-    return {"current_player": _game.current_player}
+    _last = None
+    return {"current_player": _game.current_player, "players": _game.players}
 
 
 @method
 def presets() -> list[str]:
     return list(Rules.presets())
+
+
+@method
+def preset(name: str) -> dict[str, Any]:
+    """The option values of one preset."""
+    return Rules.preset(name).to_dict()
+
+
+@method
+def options() -> dict[str, Any]:
+    """Everything the settings screen needs: options, groups (en, ru), presets and bot levels."""
+    from thousand.bots import LEVELS
+
+    return {
+        "options": Rules.options(),
+        "groups": {k: list(v) for k, v in Rules.groups().items()},
+        "presets": {name: Rules.preset(name).to_dict() for name in Rules.presets()},
+        "levels": list(LEVELS),
+    }
+
+
+@method
+def hand_replay(index: int) -> dict[str, Any]:
+    """Every step of the ``index``-th deal of the current game (0 first), all cards face up.
+
+    Each frame has the hands of every seat, the talon, the trick on the
+    table (a completed trick stays shown on the step that completed it), the
+    bids, contract, trump, declared marriages and the action that led to it.
+    Only finished deals can be replayed.
+    """
+    game = _current()
+    if not isinstance(index, int) or not 0 <= index < len(game.sheet):
+        raise ValueError(f"no finished hand {index!r}: {len(game.sheet)} hands are finished")
+    data = json.loads(game.to_json())
+    log = data.pop("log")
+    data["log"] = []
+    g = Game.from_json(json.dumps(data))
+    frames: list[dict[str, Any]] = []
+    k = 0
+    while len(g.sheet) < index:
+        g.apply(log[k])
+        k += 1
+
+    def frame(action: str | None, seat: int | None, trick: Any = None) -> dict[str, Any]:
+        v = g.view(None)
+        return {
+            "action": action,
+            "seat": seat,
+            "phase": v["phase"],
+            "dealer": v["dealer"],
+            "hands": [g.view(s)["hand"] for s in range(g.players)],
+            "talon": [c for c in _talon_texts(g)],
+            "trick": trick if trick is not None else v["trick"],
+            "bids": v["bids"],
+            "declarer": v["declarer"],
+            "contract": v["contract"],
+            "trump": v["trump"],
+            "marriages": v["marriages"],
+            "trick_counts": v["trick_counts"],
+            "card_points": v["card_points"],
+            "scores": v["scores"],
+        }
+
+    frames.append(frame(None, None))
+    while len(g.sheet) == index:
+        seat = g.current_player
+        trick_before = g.view(None)["trick"]
+        tricks_before = len(g.tricks)
+        snapshot = None
+        if g.players == len(trick_before) + 1 or (
+            g.sitting_out is not None and len(trick_before) == 2
+        ):
+            snapshot = frame(None, None)
+        act = str(g.apply(log[k]))
+        k += 1
+        if len(g.sheet) > index:
+            # The hand is over: show the final trick on the hands as they were.
+            last = snapshot or frame(None, None)
+            if act.startswith("play "):
+                last["hands"][seat] = [c for c in last["hands"][seat] if c != act.split()[1]]
+                last["trick"] = [*trick_before, [seat, act.split()[1]]]
+            last["action"], last["seat"] = act, seat
+            frames.append(last)
+            break
+        if act.startswith("play ") and len(g.tricks) > tricks_before:
+            frames.append(frame(act, seat, g.view(None)["tricks"][-1]["cards"]))
+        else:
+            frames.append(frame(act, seat))
+    return {"frames": frames, "row": game.sheet[index], "players": game.players}
+
+
+def _talon_texts(g: Game) -> list[str]:
+    from thousand.cards import texts_of
+
+    return texts_of(g.talon) if g.players != 2 else [c for t in g.talons for c in texts_of(t)]
 
 
 def info() -> str:
