@@ -81,6 +81,7 @@ OBLIGATORY_BID = 100
 COMPULSORY_BID = 120
 """The bid of dark play and of the golden round."""
 WIN_SCORE = 1000
+FOUR_NINES_BONUS = 120
 INTERMEDIATE_BARREL = 380
 """The intermediate barrel (промежуточная бочка), where the rules have one."""
 
@@ -114,6 +115,7 @@ class Game:
         self.bombs: list[int] = []
         self.reverse_hands: list[int | None] = []
         self.at_380: list[int | None] = []
+        self.last_bids: list[int | None] = []
         self.sheet: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.hand_no = 0
@@ -201,6 +203,7 @@ class Game:
         g.bombs = [0] * n
         g.reverse_hands = [None] * n
         g.at_380 = [None] * n
+        g.last_bids = [None] * n
         if scores is not None:
             g.start_scores = g._check_scores(scores)
             barrel = rules.barrel_at
@@ -215,7 +218,7 @@ class Game:
             g.dealer = shuffled_deck(seed, -1)[0] % n
         g.deals = [_check_deal(d, n, k, (g.dealer + k) % n) for k, d in enumerate(deals)]
         if rules.golden:
-            g.golden_left = n
+            g.golden_left = min(n, 3)
         g._deal()
         return g
 
@@ -335,7 +338,7 @@ class Game:
     def _may_play_dark(self) -> bool:
         r = self.rules
         first = self.first_hand
-        if not r.dark or self.on_barrel[first]:
+        if not r.dark or self.players == 2 or self.on_barrel[first]:
             return False
         return r.dark_min_score is None or self.scores[first] >= r.dark_min_score
 
@@ -424,9 +427,11 @@ class Game:
         return min(int(self.rules.max_bid), 120 + self._marriage_value(cards))
 
     def _least_for(self, seat: int, value: int) -> int:
-        """``value`` raised to what a player on the barrel must at least play."""
+        """``value`` raised to what a player on the barrel must at least play: the
+        barrel's least bid, and never less than what reaches the target."""
         if self.on_barrel[seat]:
-            return max(value, int(self.rules.barrel_min_bid))
+            needed = self._target - self.scores[seat]
+            return max(value, int(self.rules.barrel_min_bid), needed)
         return value
 
     def _values(self, low: int, high: int) -> list[int]:
@@ -484,12 +489,17 @@ class Game:
         if self.phase == CLAIM:
             return ["four nines after the pass"] if seat == self.turn else []
         is_declarer = seat == self.declarer and self.phase in (TALON, CONTRACT)
-        may_claim_hand = (
-            self.phase == BIDDING
-            and seat == self.turn
-            and not any(s == seat for s, _ in self.bids[1:])
-            and not (self.dark and seat == self.first_hand)
-        ) or is_declarer
+        # A hand-based claim is made before one has bid; the declarer may still make
+        # it when they never spoke (first hand winning the obligatory 100).
+        has_bid = any(s == seat for s, _ in self.bids[1:])
+        may_claim_hand = not has_bid and (
+            (
+                self.phase == BIDDING
+                and seat == self.turn
+                and not (self.dark and seat == self.first_hand)
+            )
+            or is_declarer
+        )
         if is_declarer and r.redeal_only_at_100 and (self.raised or self.bid != OBLIGATORY_BID):
             return []
         reasons = []
@@ -669,6 +679,7 @@ class Game:
             self.turn = self._next(s)
         elif isinstance(act, Bid):
             self.bids.append((s, act.value))
+            self.last_bids[s] = act.value
             self.high_bid, self.high_bidder, self.raised = act.value, s, True
             self.dark = False  # an opponent's bid over dark play undarkens it
             self._advance_bidding()
@@ -695,6 +706,7 @@ class Game:
                 self._after_passing()
         elif isinstance(act, Contract):
             self.contract = act.value
+            self.last_bids[s] = act.value
             self.phase = PLAY
         elif isinstance(act, WriteOff):
             self._write_off()
@@ -754,7 +766,7 @@ class Game:
         reason = self._redeal_reasons(seat)[0]
         deltas = [0] * self.players
         marks: list[list[str]] = [[] for _ in range(self.players)]
-        if self.rules.redeal_penalty_dealer and "nines" in reason:
+        if self.rules.redeal_penalty_dealer and reason in _DEALER_PENALTY_REASONS:
             deltas[self.dealer] = -self.rules.penalty
             marks[self.dealer].append("penalty")
             self.scores[self.dealer] -= self.rules.penalty
@@ -825,14 +837,12 @@ class Game:
 
     def _marriage_points(self) -> list[int]:
         """Declared marriages per seat; with ``marriage_needs_capture`` only those whose
-        king and queen ended in the declaring player's tricks."""
+        declaring player took their king or queen in a trick."""
         out = [0] * self.players
         for s, suit in self.marriages:
             if suit < 0:
                 out[s] += ACE_MARRIAGE_VALUE
-            elif not self.rules.marriage_needs_capture or (
-                self.won[s] & marriage_mask(suit) == marriage_mask(suit)
-            ):
+            elif not self.rules.marriage_needs_capture or self.won[s] & marriage_mask(suit):
                 out[s] += MARRIAGE_VALUES[suit]
         return out
 
@@ -876,9 +886,6 @@ class Game:
             self.golden_made = self.golden_made or made
         self._dealer_talon_score(deltas, marks)
         self._bolts(deltas, marks, totals)
-        for s in self.nines_bonus:
-            deltas[s] += r.penalty
-            marks[s].append("four_nines")
         self._finish_hand(
             "made" if made else "failed",
             deltas,
@@ -1001,6 +1008,10 @@ class Game:
         n = self.players
         d = self.declarer
         assert d is not None and self.contract is not None
+        for s in self.nines_bonus:
+            # "Whatever the result of the hand" (seed 004), so a write-off too.
+            deltas[s] += FOUR_NINES_BONUS
+            marks[s].append("four_nines")
         before = list(self.scores)
         new = [before[s] + deltas[s] for s in range(n)]
         barrel_at = r.barrel_at
@@ -1012,7 +1023,7 @@ class Game:
             elif r.barrel_fall_to == "500":
                 new[s] = 500
             else:
-                new[s] = base - (self.contract or 0)
+                new[s] = base - (self.last_bids[s] or r.penalty)
             self.falls[s] += 1
             self.on_barrel[s] = False
             self.barrel_hands[s] = 0
@@ -1179,7 +1190,7 @@ class Game:
             row["marks"] = [[*m, "golden_reset"] for m in row["marks"]]
             self.sheet[-1] = row
         if r.golden_repeat:
-            self.golden_left = self.players
+            self.golden_left = min(self.players, 3)
 
     # --- views ----------------------------------------------------------------------------
 
@@ -1270,7 +1281,9 @@ class Game:
         }
 
     def _sees_given(self, seat: int | None, to: int) -> bool:
-        face_down = self.rules.pass_face_down or self.dark
+        # A hidden talon (at 100, dark, golden) is passed face down too, or the
+        # passed cards would show the other opponent part of it.
+        face_down = self.rules.pass_face_down or not self.talon_shown
         return not face_down or seat in (to, self.declarer)
 
     # --- saving and copying ---------------------------------------------------------------
@@ -1364,6 +1377,14 @@ class Game:
             f"<Game hand {self.hand_no + 1} {self.phase} turn={self.current_player} "
             f"scores={self.scores}>"
         )
+
+
+_DEALER_PENALTY_REASONS = (
+    "three nines in the talon",
+    "four nines in hand",
+    "four nines with the talon",
+    "four nines after the pass",
+)
 
 
 def _copy_row(row: dict[str, Any]) -> dict[str, Any]:

@@ -180,8 +180,8 @@ OPTIONS: tuple[Option, ...] = (
         "marriage_needs_capture",
         False,
         "play",
-        "A marriage counts only if its K and Q end up in the declarer's tricks",
-        "Марьяж засчитывается, только если его король и дама остались во взятках объявившего",
+        "A marriage counts only if its declarer takes its K or Q in a trick",
+        "Марьяж засчитывается, только если объявивший взял его короля или даму",
     ),
     _opt(
         "ace_marriage",
@@ -349,8 +349,8 @@ OPTIONS: tuple[Option, ...] = (
         "four_nines_bonus",
         False,
         "scoring",
-        "Four nines in a dealt hand score 120",
-        "Четыре девятки на руке — плюс 120",
+        "Four nines in hand after the pass score 120",
+        "Четыре девятки на руке после сноса — плюс 120",
     ),
     # 12.5 Write-off
     _opt(
@@ -451,8 +451,8 @@ OPTIONS: tuple[Option, ...] = (
         "barrel_fall_to",
         "minus_penalty",
         "barrel",
-        "A fall from the barrel costs the penalty, drops to 500, or costs the contract",
-        "Падение с бочки: минус штраф, до 500 или минус заказ",
+        "A fall from the barrel costs the penalty, drops to 500, or costs your last bid",
+        "Падение с бочки: минус штраф, до 500 или минус последняя ставка",
         choices=("minus_penalty", "500", "minus_contract"),
     ),
     _opt(

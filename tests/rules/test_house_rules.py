@@ -312,11 +312,6 @@ def test_marriage_needs_capture_king_and_queen_both_lost():
     assert lost["totals"][1] == kept["totals"][1] - 100
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine requires both K and Q in the declarer's tricks; seed 004 says the marriage "
-    "is lost only if neither was taken",
-)
 @covers("marriage_needs_capture", True)
 def test_marriage_needs_capture_one_card_taken_is_enough():
     """Seed 004: «Если марьяж объявлен, но ни король, ни дама из этого марьяжа не взята
@@ -547,10 +542,6 @@ def test_hand_claim_only_before_bidding():
     assert g.current_player == 2 and "redeal" not in legal(g)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine lets a declarer who bid claim a hand-based redeal after seeing the talon",
-)
 @covers("redeal_hand_below", 13)
 def test_hand_claim_not_after_bidding_and_seeing_the_talon():
     """RULES §4: «Hand-based claims are made before bidding; talon-based ones by the bid
@@ -622,12 +613,23 @@ def test_redeal_only_at_100():
 @covers("redeal_penalty_dealer", False, True)
 def test_redeal_penalty_dealer():
     for penalty in (False, True):
-        g = new_game([None, STRONG, None], "9S 9C TH", redeal_penalty_dealer=penalty)
+        g = new_game(
+            [None, STRONG, None],
+            "9S 9C 9D",
+            redeal_penalty_dealer=penalty,
+            redeal_three_nines_talon=True,
+            redeal_talon_below=None,
+        )
         run(g, "pass", "pass", "redeal")
         row = last_row(g)
-        assert row["reason"] == "two nines in the talon"
+        assert row["reason"] == "three nines in the talon"
         assert row["deltas"] == ([-120, 0, 0] if penalty else [0, 0, 0])
         assert g.scores == row["scores"] == ([-120, 0, 0] if penalty else [0, 0, 0])
+    # Seed 004 names the penalty for three nines, not for two nines in the talon.
+    g = new_game([None, STRONG, None], "9S 9C TH", redeal_penalty_dealer=True)
+    run(g, "pass", "pass", "redeal")
+    assert last_row(g)["reason"] == "two nines in the talon"
+    assert g.scores == [0, 0, 0]
     # A claim that has nothing to do with nines costs nothing.
     g = new_game([None, STRONG, None], "9S JS JC", redeal_penalty_dealer=True)
     run(g, "pass", "pass", "redeal")
@@ -1071,11 +1073,6 @@ def test_target_1001():
     assert g.winner == 1 and "win" in rows[0]["marks"][1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: with target_1001 a barrel player who makes 120 stays on the barrel at 1000 "
-    "without using an attempt",
-)
 @covers("target_1001", True)
 def test_target_1001_on_the_barrel_120_is_not_enough():
     """RULES §9.1: with 1001 the barrel needs 121/125 (seed 004: «Игроку, сидящему на бочке,
@@ -1458,9 +1455,6 @@ def test_golden_raise():
 DARK_DEAL = (DARK_HANDS, DARK_TALON)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine passes cards face up in the golden round; seed 004 says face down"
-)
 @covers("golden", True)
 def test_golden_round_passes_face_down():
     """Seed 004: «При игре «втемную» и на золотом коне карты сносятся рубашкой вверх»."""
@@ -1469,11 +1463,6 @@ def test_golden_round_passes_face_down():
     assert g.view(0)["given"] == [[None, 2], ["JC", 0]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine passes cards face up when the talon is hidden at 100; seed 004 says face "
-    "down, and a face-up pass shows other seats cards of the hidden talon",
-)
 @covers("hidden_talon_at_100", True)
 def test_hidden_talon_at_100_passes_face_down():
     """Seed 004: «прикуп не вскрывается, если игрок заявил обязательную ставку в 100 очков
