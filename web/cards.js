@@ -1,47 +1,62 @@
 /* Cards as the player sees them: owns how a card's text form ("TH", the
- * engine's notation: rank 9 J Q K T A, suit S C D H) is shown and spoken.
- * Presentation only: which card beats which, and what may be played, is
- * the engine's to say.
+ * engine's notation: rank 9 J Q K T A, suit S C D H) is drawn, named for a
+ * screen reader in the UI language, and ordered in a hand. Presentation
+ * only: which card beats which, and what may be played, is the engine's to say.
  */
+import { t } from "./i18n.js";
 
-const RANKS = {
-  "9": ["9", "nine"], J: ["J", "jack"], Q: ["Q", "queen"],
-  K: ["K", "king"], T: ["10", "ten"], A: ["A", "ace"],
-};
-const SUITS = {
-  S: ["♠", "spades", "black"], C: ["♣", "clubs", "black"],
-  D: ["♦", "diamonds", "red"], H: ["♥", "hearts", "red"],
-};
+const RANKS = { "9": "9", J: "J", Q: "Q", K: "K", T: "10", A: "A" };
+const RANK_ORDER = "ATKQJ9";
+const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+// Alternate the colours in a sorted hand: ♠ ♥ ♣ ♦ (black red black red).
+const SUIT_ORDER = "SHCD";
+const MARRIAGE = { S: 40, C: 60, D: 80, H: 100, A: 200 };
 
 export function suitSymbol(suit) {
-  return SUITS[suit]?.[0] ?? suit;
+  return SUITS[suit] ?? suit;
 }
 
-/** Rank and suit parts of a card text, e.g. {rank: "10", suit: "♥", color: "red"}. */
+export function marriageValue(suit) {
+  return MARRIAGE[suit] ?? 0;
+}
+
+/** Rank and suit parts of a card text, e.g. {rank: "10", suit: "♥", suitChar: "H"}. */
 export function cardFace(text) {
-  const rank = RANKS[text[0]];
-  const suit = SUITS[text[1]];
+  const rank = RANKS[text?.[0]];
+  const suit = SUITS[text?.[1]];
   if (!rank || !suit || text.length !== 2) throw new Error(`not a card: ${text}`);
-  return { rank: rank[0], suit: suit[0], color: suit[2], rankName: rank[1], suitName: suit[1] };
+  return { rank, suit, rankChar: text[0], suitChar: text[1], red: "DH".includes(text[1]) };
 }
 
-/** What a screen reader says: "10♥ ten of hearts" (as the engine's card_label). */
+/** What a screen reader says: "10♥, ten of hearts" in the UI language. */
 export function cardLabel(text) {
   const f = cardFace(text);
-  return `${f.rank}${f.suit} ${f.rankName} of ${f.suitName}`;
+  return `${f.rank}${f.suit} ${t("card.name", { rank: t(`rank.${f.rankChar}`), suit: t(`suit.${f.suitChar}`) })}`;
+}
+
+/** A card's short form for text: "10♥". */
+export function cardShort(text) {
+  const f = cardFace(text);
+  return f.rank + f.suit;
+}
+
+/** A suit's name: "hearts" / "червей". */
+export function suitName(suit) {
+  return t(`suit.${suit}`);
 }
 
 /** A face-up card element; `data-card` carries the engine's text form. */
-export function cardElement(text) {
+export function cardElement(text, { tag = "div" } = {}) {
   const f = cardFace(text);
-  const el = document.createElement("div");
-  el.className = `card ${f.color}`;
+  const el = document.createElement(tag);
+  el.className = `card suit-${f.suitChar}`;
   el.dataset.card = text;
-  el.setAttribute("role", "img");
+  if (tag === "div") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardLabel(text));
   el.innerHTML =
-    `<span class="corner" aria-hidden="true">${f.rank}<br>${f.suit}</span>` +
-    `<span class="pip" aria-hidden="true">${f.suit}</span>`;
+    `<span class="corner" aria-hidden="true"><b>${f.rank}</b><i>${f.suit}</i></span>` +
+    `<span class="pip" aria-hidden="true">${f.suit}</span>` +
+    `<span class="corner low" aria-hidden="true"><b>${f.rank}</b><i>${f.suit}</i></span>`;
   return el;
 }
 
@@ -53,7 +68,13 @@ export function cardBack() {
   return el;
 }
 
+/** A hand in display order: by suit (colours alternating), high cards first. */
+export function sortHand(texts) {
+  const key = (c) => SUIT_ORDER.indexOf(c[1]) * 10 + RANK_ORDER.indexOf(c[0]);
+  return [...texts].sort((a, b) => key(a) - key(b));
+}
+
 /** An action text with its card shown as rank and suit: "play TH" → "play 10♥". */
 export function actionText(action) {
-  return action.replace(/\b([9JQKTA])([SCDH])\b/g, (_, r, s) => RANKS[r][0] + SUITS[s][0]);
+  return action.replace(/\b([9JQKTA])([SCDH])\b/g, (_, r, s) => RANKS[r] + SUITS[s]);
 }

@@ -1,15 +1,31 @@
-/* The page's entry point: owns the flow from loading to a dealt hand.
+/* The page's entry point: owns the app's wiring — booting the engine and the
+ * service worker, the player's preferences, starting, resuming, importing
+ * and exporting games, and connecting a session's views to the rendering
+ * modules (table, hand, controls, dialogs). It holds no rules: everything
+ * offered comes from the view's legal actions.
  *
- * Starts the engine worker and the service worker, shows boot progress,
- * deals a game once the engine is ready, and then loops: a click on an
- * action → engine.call("apply") → engine.call("view") → render. The seed
- * comes from `?seed=N` when given (tests, bug reports), else at random.
+ * URL parameters (tests, bug reports): ?seed=N starts a new game with that
+ * seed when none is saved; ?delay=MS sets the computer's pace (0: instant,
+ * no animation); ?bots=LEVEL sets every computer seat's level; ?lang=xx.
  */
 import { Engine } from "./engine.js";
 import { registerServiceWorker, servedFromCache } from "./offline.js";
-import { renderView, showError, showNote, showProgress, showReady } from "./table.js";
+import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
+import { LocalSession } from "./session.js";
+import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
+import { renderTable, showError, showNote, showProgress, showReady } from "./table.js";
+import { renderHand } from "./hand.js";
+import { renderControls } from "./controls.js";
+import { closeAll, confirmDialog, messageDialog, openDialog } from "./dialogs.js";
+import { renderSheet } from "./sheet.js";
+import { renderSummary, renderWinner } from "./summary.js";
+import { renderSettings } from "./settings.js";
+import { openReplay } from "./replay.js";
+import { announce, describe } from "./announce.js";
+import { cardShort, marriageValue, suitName } from "./cards.js";
 
-const YOU = 0;
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
 
 const engine = new Engine({ fresh: !servedFromCache() });
 engine.addEventListener("progress", (event) => showProgress(event.detail));
@@ -17,52 +33,638 @@ registerServiceWorker({
   onUpdate: () => showNote("A new version is ready: reload the page to use it."),
 });
 
-// For the developer console and the tests: the same API the UI uses.
-globalThis.thousand = { engine };
+const prefs = loadPrefs();
+setLanguage(params.get("lang") ?? prefs.lang ?? browserLanguage());
+translatePage();
+const urlDelay = params.get("delay");
+const state = {
+  session: null,
+  view: null,
+  options: null,
+  thinking: null,
+  reviewLast: false,
+  picks: new Map(), // the cards chosen to give: seat (or discard slot) → card
+  sheetLength: 0,
+  typed: "",
+  busy: false,
+};
 
-function seedFromURL() {
-  const seed = new URLSearchParams(location.search).get("seed");
-  if (seed !== null && /^\d+$/.test(seed)) return Number(seed);
+function delay() {
+  if (urlDelay !== null && /^\d+$/.test(urlDelay)) return Number(urlDelay);
+  return prefs.delay ?? 700;
+}
+
+function applyDisplayPrefs() {
+  document.body.classList.toggle("four-colour", Boolean(prefs.fourColour));
+  document.body.classList.toggle("instant", delay() === 0);
+  document.body.style.setProperty("--anim", `${Math.min(delay(), 320)}ms`);
+  if (state.session) state.session.delay = delay();
+}
+applyDisplayPrefs();
+
+// For the developer console and the tests: the same objects the UI uses.
+globalThis.thousand = {
+  engine,
+  get session() { return state.session; },
+  get view() { return state.view; },
+};
+
+/* --- setup ---------------------------------------------------------------- */
+
+function defaultSetup() {
+  return { name: t("you"), preset: "classic", rules: { players: 3 }, levels: [null, "normal", "normal", "normal"] };
+}
+
+function currentSetup() {
+  return { ...defaultSetup(), ...(prefs.setup ?? {}) };
+}
+
+function seatsFor(players, setup) {
+  const bots = t("bot.names").split(",");
+  const forced = params.get("bots");
+  const seats = [{ name: setup.name || t("you"), kind: "human" }];
+  for (let s = 1; s < players; s++) {
+    seats.push({ name: bots[s - 1] ?? `#${s}`, kind: "bot", level: forced ?? setup.levels?.[s] ?? "normal" });
+  }
+  return seats;
+}
+
+function randomSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
-async function refresh() {
-  const view = await engine.call("view", YOU);
-  let actor = view.turn;
-  let actions = view.legal;
-  if (actor !== null && actor !== YOU) {
-    // Until the computer players exist, the other seats' moves are offered
-    // here too, so a hand can be played through.
-    actions = (await engine.call("view", actor)).legal;
-  }
-  renderView(view, { you: YOU, actor, actions, onAction: act });
-  document.body.dataset.phase = view.phase;
+/* --- sessions ------------------------------------------------------------- */
+
+function names() {
+  return state.session?.seats.map((s) => s.name) ?? [];
 }
 
-async function act(action) {
-  showNote("");
+function attach(session) {
+  state.session?.close?.();
+  closeAll();
+  state.session = session;
+  state.view = null;
+  state.picks.clear();
+  state.reviewLast = false;
+  state.thinking = null;
+  session.delay = delay();
+  session.addEventListener("view", (e) => onView(e.detail));
+  session.addEventListener("status", (e) => onStatus(e.detail));
+}
+
+async function startSession(options) {
+  const session = new LocalSession({ engine, seat: 0, delay: delay(), save: saveGame, ...options });
+  attach(session);
+  await session.start();
+  return session;
+}
+
+async function newGame(setup = currentSetup(), { ask = true, seed = randomSeed(), extra = {} } = {}) {
+  if (ask && !(await mayDiscard())) return false;
+  const players = setup.rules?.players ?? 3;
+  await startSession({
+    seats: seatsFor(players, setup),
+    setup: { seed, rules: setup.rules, ...extra },
+  });
+  return true;
+}
+
+async function mayDiscard() {
+  if (!state.view || state.view.phase === "over") return true;
+  return confirmDialog(t("confirm.new"), { yes: t("new-game"), name: "confirm-new" });
+}
+
+/** Load a game text (the engine's save format, or this page's save record). */
+async function importGame(text) {
+  let gameText = text.trim();
+  let seats = null;
+  let data;
   try {
-    await engine.call("apply", action);
+    data = JSON.parse(gameText);
   } catch (e) {
-    // The engine said no (IllegalAction) or failed: show why, keep playing.
-    showNote(`${e.name}: ${e.message}`);
+    throw new Error(`not JSON (${e.message})`);
   }
-  await refresh();
+  if (data && data.format === "thousand-web/1" && typeof data.game === "string") {
+    gameText = data.game;
+    seats = data.seats;
+    data = JSON.parse(gameText);
+  }
+  const players = data?.rules?.players ?? 3;
+  seats ??= seatsFor(players, currentSetup());
+  const previous = state.session;
+  try {
+    await startSession({ seats, gameText });
+  } catch (e) {
+    if (previous) await startSession({ seats: previous.seats, gameText: previous.exportText() });
+    throw e;
+  }
+}
+
+/* --- rendering ------------------------------------------------------------ */
+
+function render() {
+  const view = state.view;
+  if (!view) return;
+  const ctx = { you: state.session.seat, names: names(), thinking: state.thinking, reviewLast: state.reviewLast };
+  renderTable(view, ctx);
+  const mine = view.turn === ctx.you ? view.legal : [];
+  const enabled = new Set();
+  let dim = false;
+  let marked = null;
+  if (view.phase === "play" && mine.length) {
+    dim = true;
+    for (const a of mine) if (a.startsWith("play ")) enabled.add(a.split(" ")[1]);
+  } else if (view.phase === "talon" && mine.length) {
+    dim = true;
+    for (const a of mine) if (a.startsWith("give ") || a.startsWith("discard ")) enabled.add(a.split(" ")[1]);
+    marked = new Map();
+    for (const slot of giveSlots(view)) {
+      if (slot.card) marked.set(slot.card, slot.label);
+    }
+  }
+  const fresh = new Set(view.declarer === ctx.you && ["talon", "contract"].includes(view.phase) && Array.isArray(view.talon) ? view.talon : []);
+  renderHand($("hand"), {
+    cards: view.hand,
+    enabled,
+    dim,
+    marked,
+    fresh,
+    onPick: pickCard,
+    onDrop: view.phase === "talon" ? dropCard : null,
+  });
+  const hint = renderControls($("actions"), { ...view, legal: mine }, {
+    names: ctx.names,
+    act,
+    writeOff,
+    giveSlots,
+    unpick: (card) => { unpick(card); render(); },
+    confirmGive,
+    newGame: () => newGame(),
+  });
+  let line = hint;
+  if (!mine.length && view.phase !== "over" && view.turn !== null) {
+    line = view.turn === state.thinking ? t("thinking", { name: ctx.names[view.turn] }) : t("turn.of", { name: ctx.names[view.turn] });
+  }
+  if (state.typed) line = `${t("bid")}: ${state.typed}…`;
+  $("hint").textContent = line;
+}
+
+function onView(view) {
+  const first = state.view === null;
+  state.view = view;
+  state.thinking = null;
+  if (view.last_action?.trick || view.trick.length) state.reviewLast = false;
+  if (view.phase !== "talon") state.picks.clear();
+  render();
+  if (first) {
+    state.sheetLength = view.sheet.length;
+    if (view.turn === state.session.seat) announce(t("announce.yourturn"));
+    return;
+  }
+  announce(describe(view, names(), state.session.seat));
+  const fresh = view.sheet.slice(state.sheetLength);
+  state.sheetLength = view.sheet.length;
+  if (fresh.length) afterHands(fresh, view);
+}
+
+function onStatus(detail) {
+  if (detail.kind === "thinking") state.thinking = detail.seat;
+  else if (detail.kind === "idle") state.thinking = null;
+  else if (detail.kind === "error" || detail.kind === "save-failed") showNote(detail.message);
+  render();
+}
+
+/** Hands just scored: a redeal is noted; a played hand gets its summary; the end its winner. */
+async function afterHands(rows, view) {
+  const row = rows[rows.length - 1];
+  if (row.result === "redeal") {
+    showNote(`${t("do.redeal")}: ${names()[row.claimant]} — ${row.reason}`);
+    return;
+  }
+  const release = state.session.hold?.();
+  try {
+    await openDialog({
+      title: t("summary.title", { n: row.hand }),
+      body: renderSummary(row, names()),
+      name: "summary",
+      wide: true,
+      buttons: [{ label: t("continue"), value: true, primary: true }],
+    });
+  } finally {
+    release?.();
+  }
+  if (view.phase === "over") showWinner();
+}
+
+async function showWinner() {
+  const view = state.view;
+  const { title, body } = renderWinner(view, names(), state.session.seat);
+  const choice = await openDialog({
+    title,
+    body,
+    name: "winner",
+    buttons: [
+      { label: t("sheet"), value: "sheet" },
+      { label: t("replay"), value: "replay" },
+      { label: t("new-game"), value: "new", primary: true },
+    ],
+  });
+  if (choice === "new") await newGame(currentSetup(), { ask: false });
+  else if (choice === "sheet") showSheet();
+  else if (choice === "replay") openReplay(state.session, state.view.sheet, names());
+}
+
+/* --- acting --------------------------------------------------------------- */
+
+async function act(text) {
+  if (state.busy) return;
+  state.busy = true;
+  showNote("");
+  state.typed = "";
+  try {
+    await state.session.act(text);
+  } catch (e) {
+    showNote(t("error.action", { reason: e.message }));
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function writeOff() {
+  const v = state.view;
+  const value = v.contract ?? v.bid;
+  if (await confirmDialog(t("confirm.writeoff", { value }), { yes: t("do.writeoff"), name: "confirm-writeoff" })) {
+    await act("writeoff");
+  }
+}
+
+/** A card clicked (or Enter): play it, asking about a marriage, or pick it to give. */
+async function pickCard(card) {
+  const view = state.view;
+  if (view.phase === "talon") {
+    if ([...state.picks.values()].includes(card)) unpick(card);
+    else {
+      const slots = giveSlots(view);
+      const empty = slots.find((s) => !s.card) ?? slots[slots.length - 1];
+      if (empty) state.picks.set(empty.seat, card);
+    }
+    render();
+    return;
+  }
+  const plain = `play ${card}`;
+  const declare = `play ${card} declare`;
+  const legal = view.legal;
+  if (legal.includes(declare)) {
+    const suit = card[0] === "A" ? "A" : card[1];
+    const name = suit === "A" ? t("marriage.A") : suitName(suit);
+    const buttons = [{ label: t("do.declare", { value: marriageValue(suit), suit: name }), value: declare, primary: true }];
+    if (legal.includes(plain)) buttons.push({ label: t("do.no-declare"), value: plain });
+    const choice = await openDialog({
+      title: t("declare.title"),
+      body: t("declare.text", { card: cardShort(card), suit: name }),
+      name: "declare",
+      buttons,
+    });
+    if (choice) await act(choice);
+    $("hand").querySelector("[tabindex='0']")?.focus();
+    return;
+  }
+  if (legal.includes(plain)) await act(plain);
+}
+
+function unpick(card) {
+  for (const [seat, c] of state.picks) if (c === card) state.picks.delete(seat);
+}
+
+function dropCard(card, seat) {
+  const slots = giveSlots(state.view);
+  if (!slots.some((s) => s.seat === seat)) return;
+  unpick(card);
+  state.picks.set(seat, card);
+  render();
+}
+
+/** The slots still to fill: one per opponent without a card (or two discards). */
+function giveSlots(view) {
+  const you = state.session.seat;
+  if (view.players === 2) {
+    const left = 2 - (view.discarded?.length ?? 0);
+    return [0, 1].slice(0, left).map((k) => ({ seat: k, card: state.picks.get(k) ?? null, label: t("do.discard") }));
+  }
+  const given = new Set((view.given ?? []).map(([, to]) => to));
+  const n = view.players;
+  return [...view.active]
+    .sort((a, b) => ((a - you + n) % n) - ((b - you + n) % n))
+    .filter((s) => s !== you && !given.has(s))
+    .map((s) => ({ seat: s, card: state.picks.get(s) ?? null, label: t("give.to", { name: names()[s] }) }));
+}
+
+async function confirmGive(slots) {
+  const actions = slots.map((s) => (state.view.players === 2 ? `discard ${s.card}` : `give ${s.card} ${s.seat}`));
+  for (const a of actions) {
+    await act(a);
+    if (state.view.phase !== "talon") break;
+  }
+  state.picks.clear();
+  render();
+}
+
+/* --- dialogs -------------------------------------------------------------- */
+
+function showSheet() {
+  return openDialog({ title: t("sheet"), body: renderSheet(state.view?.sheet ?? [], names()), name: "sheet", wide: true });
+}
+
+async function showSettings() {
+  const form = renderSettings(state.options, currentSetup());
+  const choice = await openDialog({
+    title: t("settings.title"),
+    body: form.node,
+    name: "settings",
+    wide: true,
+    buttons: [
+      { label: t("cancel"), value: null },
+      { label: t("settings.start"), value: "start", primary: true },
+    ],
+  });
+  if (choice !== "start") return;
+  const setup = form.read();
+  prefs.setup = setup;
+  savePrefs(prefs);
+  await newGame(setup);
+}
+
+function showExport() {
+  const box = document.createElement("div");
+  const text = state.session.exportText();
+  const p = document.createElement("p");
+  p.textContent = t("export.text");
+  const area = document.createElement("textarea");
+  area.id = "export-text";
+  area.readOnly = true;
+  area.rows = 8;
+  area.value = text;
+  area.setAttribute("aria-label", t("export.title"));
+  box.append(p, area);
+  return openDialog({
+    title: t("export.title"),
+    body: box,
+    name: "export",
+    wide: true,
+    onOpen: (dialog) => {
+      const row = dialog.querySelector(".dialog-buttons");
+      const copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "btn";
+      copy.textContent = t("export.copy");
+      copy.addEventListener("click", async () => {
+        area.select();
+        try {
+          await navigator.clipboard.writeText(text);
+        } catch {
+          document.execCommand?.("copy");
+        }
+        copy.textContent = t("export.copied");
+      });
+      const download = document.createElement("a");
+      download.className = "btn";
+      download.textContent = t("export.download");
+      download.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      download.download = `thousand-${new Date().toISOString().slice(0, 10)}.json`;
+      row.prepend(copy, download);
+    },
+  });
+}
+
+async function showImport() {
+  const box = document.createElement("div");
+  const p = document.createElement("p");
+  p.textContent = t("import.text");
+  const area = document.createElement("textarea");
+  area.id = "import-text";
+  area.rows = 8;
+  area.setAttribute("aria-label", t("import.title"));
+  box.append(p, area);
+  const choice = await openDialog({
+    title: t("import.title"),
+    body: box,
+    name: "import",
+    wide: true,
+    buttons: [
+      { label: t("cancel"), value: null },
+      { label: t("import"), value: "import", primary: true },
+    ],
+  });
+  if (choice !== "import" || !area.value.trim()) return;
+  if (!(await mayDiscard())) return;
+  try {
+    await importGame(area.value);
+  } catch (e) {
+    await messageDialog(t("import.title"), t("import.failed", { reason: e.message }), "import-failed");
+  }
+}
+
+function languageSelect() {
+  const label = document.createElement("label");
+  label.className = "field inline";
+  label.textContent = t("language");
+  const select = document.createElement("select");
+  select.id = "language";
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const o = document.createElement("option");
+    o.value = code;
+    o.textContent = name;
+    o.lang = code;
+    select.append(o);
+  }
+  select.value = language();
+  select.addEventListener("change", () => {
+    prefs.lang = setLanguage(select.value);
+    savePrefs(prefs);
+    translatePage();
+    render();
+    translatePage(select.closest("dialog") ?? document);
+  });
+  label.append(select);
+  return label;
+}
+
+async function showMenu() {
+  const box = document.createElement("div");
+  box.className = "menu";
+  const items = [
+    ["new", t("new-game")],
+    ["settings", t("settings")],
+    ["sheet", t("sheet")],
+    ["replay", t("replay")],
+    ["export", t("export")],
+    ["import", t("import")],
+  ];
+  const list = document.createElement("div");
+  list.className = "menu-items";
+  for (const [value, label] of items) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn";
+    b.dataset.menu = value;
+    b.textContent = label;
+    b.addEventListener("click", () => {
+      box.dataset.choice = value;
+      b.closest("dialog").close();
+    });
+    list.append(b);
+  }
+  const display = document.createElement("fieldset");
+  display.className = "display";
+  const legend = document.createElement("legend");
+  legend.textContent = t("settings.display");
+  const four = document.createElement("label");
+  four.className = "field inline";
+  const fourBox = document.createElement("input");
+  fourBox.type = "checkbox";
+  fourBox.id = "four-colour";
+  fourBox.checked = Boolean(prefs.fourColour);
+  fourBox.addEventListener("change", () => {
+    prefs.fourColour = fourBox.checked;
+    savePrefs(prefs);
+    applyDisplayPrefs();
+  });
+  four.append(fourBox, document.createTextNode(` ${t("four-colour")}`));
+  const speed = document.createElement("label");
+  speed.className = "field inline";
+  const range = document.createElement("input");
+  range.type = "range";
+  range.id = "delay";
+  range.min = 0;
+  range.max = 2000;
+  range.step = 100;
+  range.value = delay();
+  const out = document.createElement("output");
+  out.textContent = t("delay.value", { ms: delay() });
+  range.addEventListener("input", () => {
+    prefs.delay = Number(range.value);
+    savePrefs(prefs);
+    out.textContent = t("delay.value", { ms: prefs.delay });
+    applyDisplayPrefs();
+  });
+  speed.append(document.createTextNode(`${t("delay")} `), range, out);
+  display.append(legend, languageSelect(), four, speed);
+  box.append(list, display);
+  await openDialog({ title: t("menu.title"), body: box, name: "menu" });
+  const choice = box.dataset.choice;
+  if (choice === "new") await newGame();
+  else if (choice === "settings") await showSettings();
+  else if (choice === "sheet") await showSheet();
+  else if (choice === "replay") await openReplay(state.session, state.view?.sheet ?? [], names());
+  else if (choice === "export") await showExport();
+  else if (choice === "import") await showImport();
+}
+
+async function showWelcome() {
+  const box = document.createElement("div");
+  box.className = "welcome";
+  const p = document.createElement("p");
+  p.textContent = t("welcome");
+  const hint = document.createElement("p");
+  hint.className = "muted";
+  hint.textContent = t("play.hint");
+  box.append(p, hint, languageSelect());
+  const choice = await openDialog({
+    title: `${t("title")} · 1000`,
+    body: box,
+    name: "welcome",
+    buttons: [
+      { label: t("import"), value: "import" },
+      { label: t("settings"), value: "settings" },
+      { label: t("play"), value: "play", primary: true },
+    ],
+  });
+  if (choice === "settings") await showSettings();
+  else if (choice === "import") await showImport();
+  else await newGame(currentSetup(), { ask: false });
+  if (!state.session) await showWelcome();
+}
+
+/* --- keyboard ------------------------------------------------------------- */
+
+document.addEventListener("keydown", (e) => {
+  if (document.querySelector("dialog[open]") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  const view = state.view;
+  if (!view || view.turn !== state.session?.seat) return;
+  const verb = view.phase === "bidding" ? "bid" : view.phase === "contract" ? "contract" : null;
+  if (verb && /^\d$/.test(e.key)) {
+    state.typed = (state.typed + e.key).slice(-3);
+    e.preventDefault();
+    render();
+  } else if (verb && e.key === "Backspace" && state.typed) {
+    state.typed = state.typed.slice(0, -1);
+    e.preventDefault();
+    render();
+  } else if (verb && e.key === "Enter" && state.typed) {
+    e.preventDefault();
+    act(`${verb} ${Number(state.typed)}`);
+  } else if (verb && e.key === "Escape") {
+    state.typed = "";
+    render();
+  } else if (view.phase === "play" && (e.key === "ArrowLeft" || e.key === "ArrowRight") && !$("hand").contains(e.target)) {
+    e.preventDefault();
+    $("hand").querySelector("[tabindex='0']")?.focus();
+  }
+});
+
+$("btn-menu").addEventListener("click", showMenu);
+$("btn-sheet").addEventListener("click", showSheet);
+$("btn-last-trick").addEventListener("click", () => {
+  state.reviewLast = !state.reviewLast;
+  render();
+});
+
+/* --- start ---------------------------------------------------------------- */
+
+async function resume() {
+  const saved = loadGame();
+  if (!saved) return false;
+  if (saved.error) {
+    const key = setAside(saved.raw);
+    await messageDialog(t("save.bad.title"), t("save.bad.text", { reason: saved.error, key }), "save-bad");
+    return false;
+  }
+  try {
+    await startSession({ seats: saved.record.seats, seat: saved.record.seat, gameText: saved.record.game });
+    return true;
+  } catch (e) {
+    state.session?.close();
+    state.session = null;
+    state.view = null;
+    const key = setAside();
+    await messageDialog(t("save.bad.title"), t("save.bad.text", { reason: e.message, key }), "save-bad");
+    return false;
+  }
 }
 
 async function start() {
   try {
     await engine.ready;
     performance.mark("thousand:engine-ready");
-    const seed = seedFromURL();
-    await engine.call("new", { seed });
-    document.body.dataset.seed = seed;
-    await refresh();
+    state.options = await engine.call("options");
     showReady();
+    if (await resume()) {
+      performance.mark("thousand:dealt");
+      return;
+    }
+    const seed = params.get("seed");
+    if (seed !== null && /^\d+$/.test(seed)) {
+      clearGame();
+      await newGame(currentSetup(), { ask: false, seed: Number(seed) });
+      document.body.dataset.seed = seed;
+    } else {
+      await showWelcome();
+    }
     performance.mark("thousand:dealt");
   } catch (e) {
     console.error(e);
-    showError(`The engine could not start: ${e.message}`);
+    showError(t("error.engine", { reason: e.message }));
   }
 }
 

@@ -1,17 +1,24 @@
-/* Table rendering: owns the DOM of the card table in index.html.
+/* The card table: owns drawing one seat's view around the hand — the other
+ * seats (names, card backs and counts, scores, barrel and bolt marks, bids),
+ * the talon, the trick on the table or the one just taken, trump, contract,
+ * marriages and whose turn it is — plus the loading indicator.
  *
- * Draws a seat's view (the plain data the engine's `view` returns) — your
- * hand, the other seats, talon, trick, scores and the actions on offer —
- * and the loading indicator shown while the engine boots. It decides
- * nothing: the actions are the engine's legal list, drawn as buttons, and a
- * click is handed to the caller.
+ * It decides nothing: it draws the plain data of the engine's view.
+ * Positions are relative to the player: you at the bottom, the next seat
+ * clockwise on your left.
  */
-import { actionText, cardBack, cardElement, suitSymbol } from "./cards.js";
+import { cardBack, cardElement, cardShort, marriageValue, suitSymbol } from "./cards.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function seatName(seat, you) {
-  return seat === you ? "You" : `Seat ${seat}`;
+/** Where a seat sits as seen by `you`: bottom, left, top or right. */
+export function position(seat, you, players) {
+  const r = (seat - you + players) % players;
+  if (r === 0) return "bottom";
+  if (players === 2) return "top";
+  if (players === 3) return r === 1 ? "left" : "right";
+  return ["bottom", "left", "top", "right"][r];
 }
 
 /** The loading indicator: a real fraction and what the engine is doing. */
@@ -39,100 +46,251 @@ export function showNote(text) {
   $("note").textContent = text;
 }
 
-function cards(texts) {
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function strokes(n, className) {
+  const span = el("span", className);
+  for (let i = 0; i < n; i++) span.append(el("i"));
+  return span;
+}
+
+/** Barrel and bolt marks of a seat, as badges (also used for your own line). */
+export function marks(view, seat) {
   const frag = document.createDocumentFragment();
-  for (const text of texts) frag.append(cardElement(text));
+  const barrel = view.barrel?.[seat];
+  if (barrel?.on) {
+    const b = el("span", "badge barrel", `${t("barrel")} ${barrel.hands}/${view.rules.barrel_attempts}`);
+    frag.append(b);
+  }
+  if (barrel?.at_380) frag.append(el("span", "badge barrel", "380"));
+  const bolts = view.bolts?.[seat] ?? 0;
+  if (bolts) {
+    const b = strokes(bolts, "badge bolts");
+    b.setAttribute("aria-label", t("bolts", { n: bolts }));
+    b.setAttribute("role", "img");
+    b.title = t("bolts", { n: bolts });
+    frag.append(b);
+  }
   return frag;
 }
 
-function backs(n) {
-  const frag = document.createDocumentFragment();
-  for (let i = 0; i < n; i++) frag.append(cardBack());
-  return frag;
+/** The last word of each seat in the bidding: 110, pass. */
+function lastBids(view) {
+  const out = {};
+  for (const [seat, value] of view.bids ?? []) out[seat] = value;
+  return out;
 }
 
-function describe(view, you) {
-  const parts = [`Hand ${view.hand_no}`, view.phase];
-  if (view.turn !== null && view.turn !== undefined) parts.push(`${seatName(view.turn, you)} to move`);
-  if (view.contract) parts.push(`contract ${view.contract} by ${seatName(view.declarer, you)}`);
-  else if (view.high_bid) parts.push(`high bid ${view.high_bid} by ${seatName(view.high_bidder, you)}`);
-  if (view.trump) parts.push(`trump ${suitSymbol(view.trump)}`);
-  if (view.winner !== null && view.winner !== undefined) parts.push(`${seatName(view.winner, you)} won the match`);
-  return parts.join(" · ");
+function seatStatus(view, seat, names, thinking) {
+  if (view.phase === "bidding" || view.phase === "dark") {
+    const bid = lastBids(view)[seat];
+    if (bid !== undefined) return bid === "pass" ? t("do.pass") : String(bid);
+  }
+  if (seat === view.declarer && view.contract) return `${t("contract")} ${view.contract}`;
+  if (seat === view.declarer && view.bid) return `${t("bid")} ${view.bid}`;
+  if (seat === thinking) return "…";
+  return "";
 }
 
-function renderSeats(view, you) {
+function renderSeat(view, seat, ctx) {
+  const { you, names, thinking } = ctx;
+  const pos = position(seat, you, view.players);
+  const panel = el("section", `seat pos-${pos}`);
+  panel.dataset.seat = seat;
+  panel.dataset.dropSeat = seat;
+  const out = view.sitting_out === seat;
+  panel.classList.toggle("turn", seat === view.turn);
+  panel.classList.toggle("declarer", seat === view.declarer);
+  panel.classList.toggle("out", out);
+  const size = view.hand_sizes[seat];
+  const head = el("div", "seat-head");
+  head.append(el("span", "name", names[seat]));
+  if (seat === view.dealer) {
+    const d = el("span", "chip dealer", t("dealer.short"));
+    d.title = t("dealer");
+    d.setAttribute("aria-label", t("dealer"));
+    head.append(d);
+  }
+  head.append(el("span", "score", String(view.scores[seat])));
+  const badges = el("div", "badges");
+  badges.append(marks(view, seat));
+  const backs = el("div", "backs");
+  for (let i = 0; i < size; i++) backs.append(cardBack());
+  backs.append(el("span", "count", String(size)));
+  const status = el("div", "bubble", seatStatus(view, seat, names, thinking));
+  status.hidden = !status.textContent;
+  const received = view.given?.filter(([, to]) => to === seat) ?? [];
+  panel.append(head, badges, backs, status);
+  for (const [card] of received) {
+    const gift = el("div", "gift");
+    gift.append(card ? cardElement(card) : cardBack());
+    panel.append(gift);
+  }
+  const parts = [names[seat], `${t("score")} ${view.scores[seat]}`, size === 1 ? t("card.one") : t("cards", { n: size })];
+  if (seat === view.dealer) parts.push(t("dealer"));
+  if (view.barrel?.[seat]?.on) parts.push(t("barrel"));
+  if (view.bolts?.[seat]) parts.push(t("bolts", { n: view.bolts[seat] }));
+  if (status.textContent) parts.push(status.textContent);
+  if (seat === view.turn) parts.push(seat === thinking ? t("thinking", { name: names[seat] }) : t("turn.of", { name: names[seat] }));
+  panel.setAttribute("aria-label", parts.join(", "));
+  return panel;
+}
+
+function renderSeats(view, ctx) {
   const seats = $("seats");
   seats.replaceChildren();
   seats.dataset.players = view.players;
-  for (let k = 1; k < view.players; k++) {
-    const seat = (you + k) % view.players;
-    const el = document.createElement("section");
-    el.className = "seat";
-    el.dataset.seat = seat;
-    if (seat === view.turn) el.classList.add("to-move");
-    const size = view.hand_sizes[seat];
-    el.setAttribute("aria-label", `${seatName(seat, you)}: ${size} cards, ${view.scores[seat]} points`);
-    el.innerHTML = `<h2>${seatName(seat, you)}</h2><p class="score">${view.scores[seat]}</p>`;
-    const hand = document.createElement("div");
-    hand.className = "backs";
-    hand.append(backs(size));
-    el.append(hand);
-    seats.append(el);
+  for (let k = 1; k < view.players; k++) seats.append(renderSeat(view, (ctx.you + k) % view.players, ctx));
+}
+
+/** The cards on the table: the trick in progress, or the one just taken, or the last for review. */
+function trickToShow(view, ctx) {
+  if (view.trick.length) return { cards: view.trick, winner: null, review: false };
+  if (ctx.reviewLast && view.last_trick) return { ...view.last_trick, review: true };
+  const done = view.last_action?.trick;
+  if (done) return { ...done, review: false };
+  return null;
+}
+
+function renderTrick(view, ctx) {
+  const trick = $("trick");
+  const shown = trickToShow(view, ctx);
+  const previous = new Set([...trick.querySelectorAll("[data-card]")].map((c) => c.dataset.card));
+  trick.replaceChildren();
+  trick.classList.toggle("review", Boolean(shown?.review));
+  if (!shown) {
+    trick.setAttribute("aria-label", t("trick"));
+    return;
+  }
+  const said = [];
+  for (const [seat, text] of shown.cards) {
+    const card = cardElement(text);
+    const pos = position(seat, ctx.you, view.players);
+    card.classList.add(`at-${pos}`);
+    if (!previous.has(text) && !shown.review) card.classList.add(`from-${pos}`);
+    if (seat === shown.winner) card.classList.add("winner");
+    card.title = ctx.names[seat];
+    trick.append(card);
+    said.push(`${ctx.names[seat]}: ${cardShort(text)}`);
+  }
+  if (shown.winner !== null && shown.winner !== undefined) {
+    const who = el("p", "trick-winner", t("announce.trick", { name: ctx.names[shown.winner] }));
+    trick.append(who);
+  }
+  trick.setAttribute("aria-label", `${shown.review ? t("last-trick") : t("trick")}: ${said.join(", ")}`);
+}
+
+function renderTalon(view) {
+  const talon = $("talon");
+  talon.replaceChildren();
+  const faceUp = Array.isArray(view.talon) && ["talon", "contract", "claim"].includes(view.phase);
+  if (faceUp) for (const c of view.talon) talon.append(cardElement(c));
+  else if (view.phase === "bidding" || view.phase === "dark") {
+    for (let i = 0; i < view.talon_size; i++) talon.append(cardBack());
+  } else if (view.phase === "choose") {
+    for (const [k, cards] of (view.talons ?? [null, null]).entries()) {
+      const group = el("div", "talon-group");
+      group.dataset.talon = k;
+      if (cards) for (const c of cards) group.append(cardElement(c));
+      else for (let i = 0; i < view.talon_size; i++) group.append(cardBack());
+      talon.append(group);
+    }
+  }
+  talon.hidden = talon.childElementCount === 0;
+  talon.setAttribute("aria-label", faceUp ? `${t("talon")}: ${view.talon.map(cardShort).join(" ")}` : t("talon"));
+}
+
+function chip(label, value, className = "") {
+  const c = el("span", `chip ${className}`);
+  c.append(el("small", "", label), el("b", "", value));
+  return c;
+}
+
+function renderInfo(view, ctx) {
+  const info = $("info");
+  info.replaceChildren();
+  const { names } = ctx;
+  if (view.trump) {
+    const c = chip(t("trump"), suitSymbol(view.trump), `trump suit-${view.trump}`);
+    c.setAttribute("aria-label", `${t("trump")}: ${t(`suit.${view.trump}`)}`);
+    info.append(c);
+  }
+  if (view.declarer !== null && view.declarer !== undefined && view.phase !== "bidding") {
+    const value = view.contract ?? view.bid;
+    info.append(chip(view.contract ? t("contract") : t("bid"), `${value} · ${names[view.declarer]}`, "contract"));
+  } else if (view.phase === "bidding" && view.bids?.length) {
+    info.append(chip(t("bid"), `${view.high_bid} · ${names[view.high_bidder]}`, "contract"));
+  }
+  for (const [seat, suit] of view.marriages ?? []) {
+    const text = suit === "A" ? t("marriage.A") : `${suitSymbol(suit)} ${marriageValue(suit)}`;
+    const c = chip(names[seat], text, `marriage suit-${suit}`);
+    c.setAttribute("aria-label", `${t("marriages")}: ${names[seat]} ${suit === "A" ? t("marriage.A") : t(`suit.${suit}`)} ${marriageValue(suit)}`);
+    info.append(c);
+  }
+  if (view.golden) info.append(chip("", t("mark.golden"), "golden"));
+  if (view.dark) info.append(chip("", t("mark.dark"), "dark"));
+}
+
+function renderBids(view, ctx) {
+  const box = $("bids");
+  box.replaceChildren();
+  const show = ["bidding", "dark"].includes(view.phase) && view.bids?.length;
+  box.hidden = !show;
+  if (!show) return;
+  box.append(el("span", "label", t("bids")));
+  for (const [seat, value] of view.bids) {
+    const item = el("span", `bid-item${value === "pass" ? " passed" : ""}`);
+    item.append(el("small", "", ctx.names[seat]), el("b", "", value === "pass" ? t("do.pass") : String(value)));
+    box.append(item);
   }
 }
 
-function renderCenter(view, you) {
-  const talon = $("talon");
-  talon.replaceChildren();
-  if (Array.isArray(view.talon)) talon.append(cards(view.talon));
-  else if (view.phase === "bidding") {
-    // Face down: the deck's cards that are in no hand.
-    const inHands = view.hand_sizes.reduce((a, b) => a + b, 0);
-    talon.append(backs(Math.max(0, 24 - inHands)));
+function phaseLine(view, ctx) {
+  const parts = [t("hand.no", { n: view.hand_no }), t(`phase.${view.phase}`)];
+  if (view.phase === "over" && view.winner !== null) parts.push(t("over.title", { name: ctx.names[view.winner] }));
+  else if (view.turn === ctx.you) parts.push(t("your-turn"));
+  else if (view.turn !== null && view.turn !== undefined) {
+    parts.push(view.turn === ctx.thinking ? t("thinking", { name: ctx.names[view.turn] }) : t("turn.of", { name: ctx.names[view.turn] }));
   }
-  talon.hidden = talon.childElementCount === 0;
+  return parts.join(" · ");
+}
 
-  const trick = $("trick");
-  trick.replaceChildren();
-  for (const [seat, text] of view.trick) {
-    const el = cardElement(text);
-    el.title = seatName(seat, you);
-    el.dataset.seat = seat;
-    trick.append(el);
+function renderYou(view, ctx) {
+  const me = $("you");
+  me.classList.toggle("turn", view.turn === ctx.you);
+  me.classList.toggle("declarer", view.declarer === ctx.you);
+  $("your-name").textContent = ctx.names[ctx.you];
+  $("your-score").textContent = view.scores[ctx.you];
+  const badges = $("your-marks");
+  badges.replaceChildren(marks(view, ctx.you));
+  if (view.dealer === ctx.you) {
+    const d = el("span", "chip dealer", t("dealer.short"));
+    d.title = t("dealer");
+    d.setAttribute("aria-label", t("dealer"));
+    badges.prepend(d);
   }
 }
 
 /**
- * Draw `view` (seen by seat `you`). `actions` are the legal action texts on
- * offer and `actor` the seat they are for; `onAction(text)` gets a click.
+ * Draw the table of `view` as seen by ctx.you. ctx: {you, names, thinking
+ * (the seat a computer is thinking for, or null), reviewLast (show the last trick)}.
  */
-export function renderView(view, { you = 0, actor = view.turn, actions = view.legal, onAction }) {
-  $("phase").textContent = describe(view, you);
-  renderSeats(view, you);
-  renderCenter(view, you);
-
-  const me = $("you");
-  me.classList.toggle("to-move", view.turn === you);
-  $("your-score").textContent = view.scores[you];
-  const hand = $("hand");
-  hand.replaceChildren(cards(view.hand));
-  hand.setAttribute("aria-label", `Your hand: ${view.hand.length} cards`);
-
-  const panel = $("actions");
-  panel.replaceChildren();
-  if (!actions.length) return;
-  const heading = document.createElement("p");
-  heading.className = "actor";
-  heading.textContent = actor === you ? "Your move:" : `${seatName(actor, you)}'s move (played here until the bots arrive):`;
-  panel.append(heading);
-  for (const action of actions) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "action";
-    button.dataset.action = action;
-    button.textContent = actionText(action);
-    button.addEventListener("click", () => onAction(action));
-    panel.append(button);
-  }
+export function renderTable(view, ctx) {
+  $("phase").textContent = phaseLine(view, ctx);
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.turn = view.turn === ctx.you ? "you" : "other";
+  renderSeats(view, ctx);
+  renderInfo(view, ctx);
+  renderTalon(view);
+  renderBids(view, ctx);
+  renderTrick(view, ctx);
+  renderYou(view, ctx);
+  const last = $("btn-last-trick");
+  last.disabled = !view.last_trick;
+  last.setAttribute("aria-pressed", String(Boolean(ctx.reviewLast && view.last_trick)));
 }
