@@ -88,6 +88,10 @@ def main() -> None:
         above = [r for r in played if "dd" in r and r["contract"] > r["dd"]]
         absurd = [r for r in played if "dd" in r and r["contract"] > r["dd"] + 30]
         raised = [r for r in declared if (r["bid"] or 100) > 100]
+        raised_played = [r for r in raised if r["result"] in ("made", "failed") and "dd" in r]
+        raised_made = sum(r["result"] == "made" for r in raised_played)
+        raised_above = sum(r["contract"] > r["dd"] for r in raised_played)
+        raised_absurd = sum(r["contract"] > r["dd"] + 30 for r in raised_played)
         n = max(1, len(declared))
         print(
             f"  {level:7s} won the bidding {len(declared)}/{seats} seat-hands "
@@ -97,6 +101,12 @@ def main() -> None:
             f"contract above the double-dummy result {len(above)} ({len(above) / n:.1%}), "
             f"by 30+ {len(absurd)} ({len(absurd) / n:.1%}); "
             f"mean contract {sum(r['contract'] for r in declared) / n:.1f}"
+        )
+        m = max(1, len(raised_played))
+        print(
+            f"          won with a bid above 100 and played: {len(raised_played)}, made "
+            f"{raised_made / m:.1%}, contract above double dummy {raised_above / m:.1%}, "
+            f"by 30+ {raised_absurd / m:.1%}"
         )
 
 

@@ -270,13 +270,13 @@ def _follow(
     winners = [c for c in cards if _beats(c, win_card, trump)]
     losers = [c for c in cards if c not in winners]
     cheap_loser = min(losers or cards, key=lambda c: (_POINTS[c], c))
-    if counting and partner_winning and losers:
-        # The partner's card holds if nobody after this seat can beat it.
-        holds = last or (_is_master(win_card, out) and not _may_ruff(k, d, win_card, trump))
-        # Throw points on it, but no master of another suit: that is a trick later.
-        throw = [c for c in losers if c // 6 == win_card // 6 or not _is_master(c, out)]
-        if holds and throw:
-            return max(throw, key=lambda c: (_POINTS[c], c))
+    if counting and partner_winning and not last and losers:
+        # Defenders score their own points (each defender is paid separately), so
+        # a trick is worth taking from the partner — unless only a card the
+        # declarer can still beat would do it.
+        sure_now = [c for c in winners if _is_master(c, out)]
+        if not sure_now and not _may_ruff(k, d, win_card, trump):
+            return cheap_loser
     if not winners:
         return cheap_loser
     if last:
@@ -308,7 +308,7 @@ def choose_heuristic(view: dict[str, Any], level: str, rng: random.Random) -> st
     if phase == "bidding":
         if "redeal" in legal and estimate(k.hand) < 95:
             return "redeal"
-        limit = estimate(k.hand) - 20 if counting else crude_estimate(k.hand) - 10
+        limit = estimate(k.hand) - 45 if counting else crude_estimate(k.hand) - 10
         if view["seat"] == view.get("first_hand") and limit < 100:
             limit = 100
         return bid_decision(view, limit)

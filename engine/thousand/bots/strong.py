@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import card_text
+from ..cards import RANK_POINTS, card_text
 from .heuristic import (
     _fallback,
     _opponents_to_receive,
@@ -36,8 +36,11 @@ from .sampling import Deal, sample_deals
 from .solver import INF, SearchAborted, Solver
 from .value import MatchContext
 
-DEFEND_VALUE = -12.0
+DEFEND_VALUE = 5.0
 """Rough match value of defending a hand, against which declaring is weighed."""
+
+SHADE = 15
+"""Points a sampled double-dummy result must spare before a bid or contract counts on it."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
+
+
+_POINTS = tuple(RANK_POINTS[c % 6] for c in range(24))
 
 
 class _Clock:
@@ -192,6 +198,16 @@ def _play(
                 est = float(min(hi, need - 10))
             total += ctx.play_outcome(d, k.contract, past + est)
         utilities.append(total / len(bounds))
+    if k.seat != d and k.trick and len(k.trick) == len(k.order) - 1:
+        # Last to a trick the declarer does not take: the defenders are paid
+        # one by one, so a trick for this seat beats one for its partner.
+        pts = sum(_POINTS[c] for _, c in k.trick)
+        for j, (c, _) in enumerate(moves):
+            winner = _trick_winner([*k.trick, (k.seat, c)], k.trump)
+            if winner == k.seat:
+                utilities[j] += pts + _POINTS[c]
+            elif winner != d:
+                utilities[j] -= 0.5 * (pts + _POINTS[c])
     top = max(utilities)
     # Near-ties go to the counting heuristic's card: it knows about points and
     # partners where the samples cannot tell the cards apart.
@@ -201,6 +217,17 @@ def _play(
             return hint
     best_j = utilities.index(top)
     return play_text(*moves[best_j])
+
+
+def _trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
+    best_seat, best = trick[0]
+    for seat, c in trick[1:]:
+        if c // 6 == best // 6:
+            if c > best:
+                best_seat, best = seat, c
+        elif trump is not None and c // 6 == trump:
+            best_seat, best = seat, c
+    return best_seat
 
 
 # --- declaring: bidding, giving, the contract ------------------------------------------------
@@ -216,7 +243,10 @@ def _first_lead_values(
 ) -> int:
     """The highest of ``thresholds`` (ascending) the declarer reaches from the first lead.
 
-    Returns ``-1`` when it reaches none. A binary search of null-window tests.
+    Returns ``-1`` when it reaches none. A binary search of null-window tests,
+    each asking for ``SHADE`` points more: a declarer who sees every card in
+    a sample plays better than one who must guess (strategy fusion), so the
+    raw double-dummy result flatters the contract.
     """
     s = clock.solver(k, declarer, rules)
     lo, hi = 0, len(thresholds) - 1
@@ -224,7 +254,7 @@ def _first_lead_values(
     try:
         while lo <= hi:
             mid = (lo + hi) // 2
-            if s.reaches(hands, declarer, None, 0, thresholds[mid]):
+            if s.reaches(hands, declarer, None, 0, thresholds[mid] + SHADE):
                 best = mid
                 lo = mid + 1
             else:
