@@ -1,0 +1,376 @@
+/* Lobby: owns the network table's own screens — the lobby before the game
+ * (link, copy button, QR code, seats with each peer's state, the host's
+ * rules read-only, computer seats, Start) and, during play, the strip of
+ * every seat's connection state, the host's "let a bot play" offers and the
+ * fair-deal alarm. It draws into elements of its own (styled by net.css), so
+ * it does not depend on the table UI; the page hands it a session and gets
+ * the session back once the game starts.
+ *
+ *   const session = await hostTable({engine, name, rules, levels});
+ *   const session = await joinTable({engine, link, name});
+ *   // then attach the session to the table UI and await session.start()
+ */
+import qrcode from "../vendor/qrcode.mjs";
+import { GuestSession } from "./guest.js";
+import { HostSession } from "./host.js";
+import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
+
+export { parseLink };
+
+const WORDS = {
+  en: {
+    "host.title": "Play with friends",
+    "name.host": "Host",
+    "name.guest": "Guest",
+    "guest.title": "Join the table",
+    link: "Send this link to your friends",
+    copy: "Copy link",
+    copied: "Copied",
+    qr: "QR code of the link",
+    seats: "Seats",
+    you: "you",
+    host: "host",
+    empty: "empty seat",
+    connected: "connected",
+    away: "away",
+    bot: "computer",
+    "stand-in": "computer plays for them",
+    "seat-bot": "Seat a computer",
+    remove: "Remove",
+    rules: "Rules (the host's, read-only)",
+    players: "{n} players",
+    start: "Start the game",
+    "waiting.start": "Waiting for the host to start the game…",
+    "waiting.seats": "Waiting for every seat to be taken (friends or computer players)…",
+    connecting: "Connecting to the host…",
+    "host.away": "The host is not connected. Waiting for the host to come back…",
+    full: "Every seat is taken: you can only watch who is here.",
+    name: "Your name",
+    privacy:
+      "The host's browser runs the game, so the host's device can see every hand. Each deal is shuffled from random seeds of every player: the host commits to its seed before the deal, and when the hand is over every guest's browser checks the whole deal against what it was shown. A mismatch warns everyone.",
+    settings: "Connection settings",
+    relays: "Relay servers (one WebSocket URL per line; empty: the public defaults)",
+    turn: "TURN server (for strict networks): URL, user name, password",
+    save: "Save",
+    saved: "Saved: used from the next connection",
+    "let-bot": "Let a computer play for {name}",
+    alarm: "Fair-deal check failed for hand {hand} (seat {seat}): {problem}. The host may have changed the cards.",
+    leave: "Leave",
+  },
+  ru: {
+    "host.title": "Игра с друзьями",
+    "name.host": "Хозяин",
+    "name.guest": "Гость",
+    "guest.title": "Вход за стол",
+    link: "Отправьте эту ссылку друзьям",
+    copy: "Копировать ссылку",
+    copied: "Скопировано",
+    qr: "QR-код ссылки",
+    seats: "Места",
+    you: "вы",
+    host: "хозяин стола",
+    empty: "свободное место",
+    connected: "на связи",
+    away: "отключился",
+    bot: "компьютер",
+    "stand-in": "за него играет компьютер",
+    "seat-bot": "Посадить компьютер",
+    remove: "Убрать",
+    rules: "Правила (хозяина стола, только чтение)",
+    players: "игроков: {n}",
+    start: "Начать игру",
+    "waiting.start": "Ждём, пока хозяин начнёт игру…",
+    "waiting.seats": "Ждём, пока все места будут заняты (друзьями или компьютером)…",
+    connecting: "Соединение с хозяином стола…",
+    "host.away": "Хозяин стола отключился. Ждём его возвращения…",
+    full: "Все места заняты: можно только смотреть, кто за столом.",
+    name: "Ваше имя",
+    privacy:
+      "Игру ведёт браузер хозяина стола, поэтому на его устройстве видны все карты. Каждая раздача тасуется из случайных чисел всех игроков: хозяин заранее фиксирует своё число, а после сдачи браузер каждого гостя проверяет всю раздачу по тому, что ему показывали. При расхождении предупреждение увидят все.",
+    settings: "Настройки соединения",
+    relays: "Серверы-посредники (по одному адресу WebSocket в строке; пусто — общедоступные)",
+    turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
+    save: "Сохранить",
+    saved: "Сохранено: действует со следующего соединения",
+    "let-bot": "Пусть за {name} играет компьютер",
+    alarm: "Проверка честной сдачи не прошла для сдачи {hand} (место {seat}): {problem}. Хозяин стола мог подменить карты.",
+    leave: "Выйти",
+  },
+};
+
+/** A text of the network screens in the page's language (en, ru; others fall back to English). */
+export function netText(key, params = {}) {
+  return w(key, params);
+}
+
+function w(key, params = {}) {
+  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  const text = (WORDS[lang] ?? WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+let styled = false;
+function ensureStyle() {
+  if (styled) return;
+  styled = true;
+  document.head.append(el("link", { rel: "stylesheet", href: new URL("./net.css", import.meta.url).href }));
+}
+
+/** The link as an SVG QR code (error correction M), drawn here from the vendored encoder. */
+export function qrSVG(text) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  let path = "";
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) if (qr.isDark(r, c)) path += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+  }
+  const size = n + quiet * 2;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", w("qr"));
+  svg.setAttribute("shape-rendering", "crispEdges");
+  svg.innerHTML = `<rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/>`;
+  return svg;
+}
+
+/** Host: open a new table (or the saved one of `room`) and show the lobby until Start. */
+export async function hostTable({ engine, name, preset = "classic", rules = {}, levels = [], room = null }) {
+  const record = room ? HostSession.stored(room) : null;
+  let session;
+  if (record) {
+    session = new HostSession({ engine, record });
+  } else {
+    const full = await engine.call("net_rules", preset, rules);
+    session = await HostSession.create({ engine, name, rules: full, levels: [] });
+    history.replaceState(null, "", session.link);
+  }
+  watch(session);
+  if (session.phase !== "lobby") return session;
+  await lobby(session);
+  return session;
+}
+
+/** Guest: join the table of a link and show the lobby until the host starts. */
+export async function joinTable({ engine, link, name }) {
+  const session = new GuestSession({ engine, link, name });
+  watch(session);
+  if (session.phase === "playing") return session;
+  await lobby(session);
+  return session;
+}
+
+/** Whether this browser hosts the table of this link (then a reload resumes as host). */
+export function hostsLink(link) {
+  return Boolean(link && HostSession.stored(link.room));
+}
+
+/* --- the lobby ------------------------------------------------------------------------------ */
+
+function lobby(session) {
+  ensureStyle();
+  const host = session.role === "host";
+  const root = el("section", { id: "net-lobby", class: "net-lobby", role: "dialog", "aria-modal": "true", "aria-labelledby": "net-lobby-title" });
+  const status = el("p", { id: "net-lobby-status", class: "net-status-line", role: "status" });
+  const seats = el("ol", { id: "net-seats", class: "net-seats", "aria-label": w("seats") });
+  const rules = el("details", { class: "net-rules" });
+  const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
+  const box = el("div", { class: "net-lobby-box" },
+    el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
+    linkBox(session),
+    nameBox(session),
+    el("h3", { text: w("seats") }),
+    seats,
+    rules,
+    el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
+    settingsBox(),
+    status,
+    el("div", { class: "net-lobby-buttons" }, start),
+  );
+  root.append(box);
+  document.body.append(root);
+
+  const draw = () => {
+    drawSeats(seats, session, true);
+    drawRules(rules, session.rules);
+    const ready = host ? session.ready : false;
+    start.disabled = !ready;
+    if (host) status.textContent = ready ? "" : w("waiting.seats");
+    else if (session.seat === null && session.table) status.textContent = w("full");
+    else if (session.hostStatus === "connecting") status.textContent = w("connecting");
+    else if (session.hostStatus === "away") status.textContent = w("host.away");
+    else status.textContent = w("waiting.start");
+    root.dataset.ready = String(ready);
+    root.dataset.seated = String(session.seat !== null && Boolean(session.table));
+  };
+  session.addEventListener("status", draw);
+  draw();
+  return new Promise((resolve) => {
+    const done = () => {
+      session.removeEventListener("status", draw);
+      root.remove();
+      resolve();
+    };
+    if (host) {
+      // The page starts the session once it has attached the table to it.
+      start.addEventListener("click", () => {
+        if (session.ready) done();
+      });
+    } else {
+      session.addEventListener("status", () => {
+        if (session.phase !== "lobby" && session.phase !== "connecting" && session.seat !== null) done();
+      });
+    }
+  });
+}
+
+function linkBox(session) {
+  const link = session.role === "host" ? session.link : location.href;
+  const input = el("input", { id: "net-link", class: "net-link", readonly: true, value: link, "aria-label": w("link") });
+  const copy = el("button", { id: "net-copy", type: "button", class: "btn", text: w("copy") });
+  copy.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      document.execCommand?.("copy");
+    }
+    copy.textContent = w("copied");
+  });
+  const qr = el("div", { class: "net-qr", id: "net-qr" });
+  try {
+    qr.append(qrSVG(link));
+  } catch {
+    qr.hidden = true; // a link too long for a QR code still has its copy button
+  }
+  return el("div", { class: "net-link-box" }, el("label", { for: "net-link", text: w("link") }), el("div", { class: "net-link-row" }, input, copy), qr);
+}
+
+function nameBox(session) {
+  const input = el("input", { id: "net-name", maxlength: "24", value: session.role === "host" ? session.record.seats[0].name : session.name });
+  input.addEventListener("change", () => {
+    const name = input.value.trim();
+    if (!name) return;
+    if (session.role === "host") {
+      session.record.seats[0].name = name;
+      session._tableChanged();
+    } else {
+      session.name = name;
+      session.hello?.();
+    }
+  });
+  return el("label", { class: "net-name" }, `${w("name")} `, input);
+}
+
+function settingsBox() {
+  const saved = loadSettings();
+  const relays = el("textarea", { id: "net-relays", rows: "2", "aria-label": w("relays") });
+  relays.value = saved.relays.join("\n");
+  const turnURL = el("input", { id: "net-turn-url", placeholder: "turn:example.org:3478", value: saved.turn?.urls ?? "", "aria-label": "TURN URL" });
+  const turnUser = el("input", { id: "net-turn-user", value: saved.turn?.username ?? "", "aria-label": "TURN user" });
+  const turnPass = el("input", { id: "net-turn-pass", type: "password", value: saved.turn?.credential ?? "", "aria-label": "TURN password" });
+  const note = el("span", { class: "net-saved", role: "status" });
+  const save = el("button", { type: "button", class: "btn small", text: w("save") });
+  save.addEventListener("click", () => {
+    const urls = relays.value.split(/\s+/).filter(isRelayURL);
+    const turn = turnURL.value.trim() ? { urls: turnURL.value.trim(), username: turnUser.value, credential: turnPass.value } : null;
+    saveSettings({ relays: urls, turn });
+    note.textContent = w("saved");
+  });
+  return el("details", { class: "net-settings" }, el("summary", { text: w("settings") }),
+    el("label", { class: "net-field" }, w("relays"), relays),
+    el("span", { class: "net-field" }, w("turn")),
+    el("div", { class: "net-turn" }, turnURL, turnUser, turnPass),
+    el("div", {}, save, note));
+}
+
+function seatStatus(s) {
+  if (s.status === "host") return w("host");
+  if (s.status === "empty") return w("empty");
+  if (s.kind === "bot" && s.standIn) return `${w("away")} · ${w("stand-in")}`;
+  if (s.kind === "bot") return `${w("bot")}${s.level ? ` (${s.level})` : ""}`;
+  return w(s.status) ?? s.status;
+}
+
+function drawSeats(list, session, inLobby) {
+  const host = session.role === "host";
+  list.replaceChildren();
+  session.seats.forEach((s, i) => {
+    const state = s.status === "empty" ? "empty" : s.kind === "bot" && !s.standIn ? "bot" : s.status;
+    const li = el("li", { "data-seat": String(i), "data-status": state, class: "net-seat" },
+      el("span", { class: "net-dot", "aria-hidden": "true" }),
+      el("span", { class: "net-seat-name", text: s.name || "—" }),
+      i === session.seat ? el("span", { class: "net-you", text: ` (${w("you")})` }) : null,
+      el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
+    if (host && inLobby && i !== session.seat) {
+      if (s.status === "empty") {
+        const level = el("select", { "aria-label": `${w("seat-bot")} ${i}`, class: "net-level" },
+          ...["easy", "normal", "strong"].map((l) => el("option", { value: l, text: l, selected: l === "normal" })));
+        li.append(" ", level, " ", el("button", { type: "button", class: "btn small net-seat-bot", text: w("seat-bot"), onclick: () => session.setBot(i, level.value) }));
+      } else if (s.kind === "bot" || s.status === "connected" || s.status === "away") {
+        li.append(" ", el("button", { type: "button", class: "btn small net-remove", text: w("remove"),
+          onclick: () => (s.kind === "bot" ? session.setBot(i, null) : session.unseat(i)) }));
+      }
+    }
+    if (host && !inLobby && s.status === "away" && !s.standIn && s.awayMs >= session.config.awayMs) {
+      li.append(" ", el("button", { type: "button", class: "btn small net-stand-in", text: w("let-bot", { name: s.name }), onclick: () => session.standIn(i) }));
+    }
+    list.append(li);
+  });
+}
+
+function drawRules(details, rules) {
+  if (!rules) return;
+  details.replaceChildren(el("summary", { text: `${w("rules")} · ${w("players", { n: rules.players })}` }));
+  const dl = el("dl", { id: "net-rules-list" });
+  for (const [key, value] of Object.entries(rules)) {
+    dl.append(el("dt", { text: key }), el("dd", { text: JSON.stringify(value) }));
+  }
+  details.append(dl);
+}
+
+/* --- during play: the status strip and alarms ---------------------------------------------- */
+
+function watch(session) {
+  ensureStyle();
+  let strip = document.getElementById("net-strip");
+  if (!strip) {
+    strip = el("aside", { id: "net-strip", class: "net-strip", "aria-label": w("seats") });
+    document.body.append(strip);
+  }
+  const alarms = document.getElementById("net-alarms") ?? el("div", { id: "net-alarms", class: "net-alarms", role: "alert" });
+  document.body.append(alarms);
+  const list = el("ol", { class: "net-seats compact" });
+  const line = el("span", { class: "net-status-line" });
+  strip.replaceChildren(list, line);
+  const draw = () => {
+    drawSeats(list, session, false);
+    line.textContent = session.role === "guest" && session.hostStatus === "away" ? w("host.away") : "";
+    strip.dataset.host = session.role === "guest" ? session.hostStatus : "self";
+  };
+  session.addEventListener("status", (e) => {
+    if (e.detail.kind === "alarm") {
+      alarms.append(el("p", { class: "net-alarm", "data-deal": String(e.detail.deal),
+        text: w("alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
+    }
+    draw();
+  });
+  // Away timers run out without an event; redraw now and then.
+  setInterval(draw, 5000);
+  draw();
+}

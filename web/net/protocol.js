@@ -1,0 +1,136 @@
+/* Protocol: owns the shape of every message between the peers of a table.
+ *
+ * Guests send plain JSON texts. The host sends signed envelopes,
+ * `{"body": "<JSON text>", "sig": "<ECDSA signature of body>"}`, so a
+ * guest can tell the host's messages from anyone else's (identity.js).
+ * Every body carries `to` (the recipient's peer id, or "*") and `n`, the
+ * host's running message number for this page load (`epoch`), so a signed
+ * message cannot be replayed to another peer or out of order.
+ *
+ * `parse(text, schemas)` checks a text against a table of schemas: exact
+ * key sets, types, ranges and lengths. Nothing that fails reaches the game;
+ * the caller answers with an error and logs it.
+ */
+
+export const VERSION = 1;
+export const MAX_NAME = 24;
+
+// --- field checks ---------------------------------------------------------------------------
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const text = (max, min = 0) => (v) => typeof v === "string" && v.length >= min && v.length <= max;
+const int = (lo, hi) => (v) => Number.isInteger(v) && v >= lo && v <= hi;
+const hex64 = (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+const token = (v) => typeof v === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(v);
+const nullable = (check) => (v) => v === null || check(v);
+const bool = (v) => typeof v === "boolean";
+const object = (v) => isObject(v);
+const list = (check, max) => (v) => Array.isArray(v) && v.length <= max && v.every(check);
+const envelope = (v) => isObject(v) && text(256 * 1024)(v.body) && text(200)(v.sig);
+const SEAT = int(0, 3);
+const DEAL = int(0, 100_000);
+const STEP = int(0, 1_000_000);
+const ACTION = text(40, 1);
+
+/** What guests may send to the host. */
+export const TO_HOST = {
+  hello: { v: int(VERSION, VERSION), name: text(MAX_NAME, 1), token: nullable(token) },
+  act: { seat: SEAT, action: ACTION, n: int(0, 2 ** 31) },
+  seed: { deal: DEAL, seed: hex64 },
+};
+
+/** What guests accept from each other (only the fair-deal alarm, with its evidence). */
+export const TO_PEERS = {
+  alarm: {
+    deal: DEAL,
+    seat: SEAT,
+    problem: text(500),
+    evidence: (v) =>
+      isObject(v) &&
+      envelope(v.commit ?? { body: "", sig: "" }) &&
+      envelope(v.reveal) &&
+      list(envelope, 400)(v.views),
+  },
+};
+
+const seatInfo = (v) =>
+  isObject(v) &&
+  text(MAX_NAME)(v.name) &&
+  ["host", "guest", "bot", "empty"].includes(v.kind) &&
+  ["connected", "away", "empty"].includes(v.status) &&
+  (v.level === null || text(20)(v.level)) &&
+  typeof v.standIn === "boolean";
+
+/** Bodies of the host's signed messages. */
+export const FROM_HOST = {
+  host: { pub: text(200, 1) },
+  welcome: { seat: nullable(SEAT), token: nullable(token) },
+  table: {
+    phase: (v) => ["lobby", "playing", "over"].includes(v),
+    players: int(2, 4),
+    rules: object,
+    seats: list(seatInfo, 4),
+  },
+  view: { view: object, deal: DEAL, step: STEP },
+  commit: { deal: DEAL, commit: hex64 },
+  reveal: {
+    deal: DEAL,
+    host_seed: hex64,
+    nonce: hex64,
+    guest_seeds: list(nullable(hex64), 4),
+    seeds: object,
+    log: list(ACTION, 100_000),
+  },
+  ok: { n: int(0, 2 ** 31) },
+  error: { code: text(40, 1), message: text(500), n: nullable(int(0, 2 ** 31)) },
+  alarm: { deal: DEAL, seat: SEAT, problem: text(500) },
+  started: {},
+};
+const ENVELOPE_KEYS = ["t", "to", "epoch", "n", "time"];
+
+export class ProtocolError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "ProtocolError";
+    this.code = code;
+  }
+}
+
+/** Check a decoded value against one schema table; returns it or throws ProtocolError. */
+export function check(value, schemas, extraKeys = []) {
+  if (!isObject(value)) throw new ProtocolError("malformed", "a message is a JSON object");
+  const schema = Object.hasOwn(schemas, value.t) ? schemas[value.t] : null;
+  if (typeof value.t !== "string" || !schema) {
+    throw new ProtocolError("malformed", `unknown message type ${JSON.stringify(String(value.t)).slice(0, 40)}`);
+  }
+  const allowed = new Set(["t", ...extraKeys, ...Object.keys(schema)]);
+  for (const key of Object.keys(value)) {
+    if (!allowed.has(key)) throw new ProtocolError("malformed", `${value.t}: unexpected field ${key.slice(0, 30)}`);
+  }
+  for (const [key, valid] of Object.entries(schema)) {
+    if (!valid(value[key])) throw new ProtocolError("malformed", `${value.t}: bad or missing ${key}`);
+  }
+  return value;
+}
+
+/** Parse a guest's text against a schema table. */
+export function parse(textValue, schemas) {
+  let value;
+  try {
+    value = JSON.parse(textValue);
+  } catch {
+    throw new ProtocolError("malformed", "not JSON");
+  }
+  return check(value, schemas);
+}
+
+/** Check a host body (already parsed) including its envelope fields. */
+export function checkHostBody(body) {
+  check(body, FROM_HOST, ENVELOPE_KEYS);
+  if (!text(64, 1)(body.to) || !text(64, 1)(body.epoch) || !int(0, 2 ** 40)(body.n) || !int(0, 2 ** 53)(body.time)) {
+    throw new ProtocolError("malformed", `${body.t}: bad envelope`);
+  }
+  return body;
+}
+
+export { bool, isObject };
