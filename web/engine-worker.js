@@ -88,12 +88,14 @@ async function boot(fresh) {
   await micropip.install(here(manifest.engine_wheel));
   micropip.destroy();
   progress(DOWNLOAD_SHARE + 0.15, "Starting the engine");
-  // The bridge and the Python modules beside it (net_bridge.py, multiplayer's
-  // methods, which the bridge imports) go into Python's home folder.
+  // The bridge and the Python modules beside it go into Python's home folder.
+  // net_bridge.py (multiplayer) registers its net_… methods with the bridge
+  // when imported, so it is imported right after the bridge.
   const modules = Object.keys(manifest.files).filter((name) => /^[\w]+\.py$/.test(name));
   const sources = await Promise.all(modules.map(async (name) => (await fetch(here(name))).text()));
   modules.forEach((name, i) => pyodide.FS.writeFile(`/home/pyodide/${name}`, sources[i]));
   const bridge = pyodide.pyimport("engine_bridge");
+  if (modules.includes("net_bridge.py")) pyodide.pyimport("net_bridge");
   const info = JSON.parse(bridge.info());
   progress(1, "Ready");
   return { bridge, info: { ...info, version: manifest.version, pyodide: pyodide.version } };
