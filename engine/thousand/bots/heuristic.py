@@ -154,7 +154,7 @@ def give_plan(hand: int, opponents: list[int], count: int = 1) -> list[list[tupl
     return plans[:count]
 
 
-def _give_action(view: dict[str, Any], k: Knowledge, plan: list[tuple[int, int]]) -> str | None:
+def _give_action(view: dict[str, Any], plan: list[tuple[int, int]]) -> str | None:
     legal = set(view["legal"])
     for c, s in plan:
         text = f"give {card_text(c)} {s}"
@@ -326,7 +326,7 @@ def choose_heuristic(view: dict[str, Any], level: str, rng: random.Random) -> st
             else:
                 low = sorted(_bits(k.hand), key=lambda c: (_POINTS[c], c))
                 plans = [list(zip(low, opponents, strict=False))]
-            action = _give_action(view, k, plans[0]) if plans else None
+            action = _give_action(view, plans[0]) if plans else None
             if action:
                 return action
             gives = [a for a in legal if a.startswith("give ")]
@@ -366,10 +366,3 @@ def _fallback(legal: list[str]) -> str:
         if a.split()[0] not in ("writeoff", "redeal", "bomb"):
             return a
     return legal[0]
-
-
-def parse_cards(texts: list[str]) -> int:
-    mask = 0
-    for t in texts:
-        mask |= 1 << parse_card(t)
-    return mask

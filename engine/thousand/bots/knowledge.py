@@ -23,6 +23,7 @@ from ..cards import (
     SUIT_MASKS,
     bit,
     card,
+    card_text,
     mask_of,
     parse_card,
     rank_of,
@@ -211,6 +212,5 @@ def legal_plays(legal: list[str]) -> list[tuple[int, bool]]:
 
 
 def play_text(c: int, declare: bool) -> str:
-    from ..cards import card_text
-
+    """The text of a ``play`` action."""
     return f"play {card_text(c)}" + (" declare" if declare else "")

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import MARRIAGE_VALUES, SUIT_MASKS
+from ..cards import MARRIAGE_VALUES
 from .knowledge import Knowledge
 from .solver import marriage_pairs
 
@@ -188,7 +188,3 @@ def _sigmoid(x: float) -> float:
     if x < -30:
         return 1e-13
     return 1.0 / (1.0 + math.exp(-x))
-
-
-def suit_lengths(hand: int) -> list[int]:
-    return [(hand & m).bit_count() for m in SUIT_MASKS]

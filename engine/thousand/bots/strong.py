@@ -287,16 +287,6 @@ def _contract_choice(
     return best_v, best_u
 
 
-def _cap(hand: int, rules: dict[str, Any]) -> int:
-    from .solver import marriage_pairs
-
-    if rules.get("bid_cap", "hand_marriages") == "none":
-        return int(rules.get("max_bid", 300))
-    pairs = marriage_pairs(hand)
-    extra = sum((40, 60, 80, 100)[s] for s in range(4) if pairs >> (6 * s) & 1)
-    return min(int(rules.get("max_bid", 300)), 120 + extra)
-
-
 def _bid(
     view: dict[str, Any],
     k: Knowledge,
