@@ -43,6 +43,24 @@ if [ ! -x /usr/bin/chromium ] && ! playwright_has_chromium; then
   apt_install chromium
 fi
 
+# The accessibility scan of the browser tests injects axe-core, from npm,
+# into a git-ignored folder (tests/browser/table_driver.py reads it there).
+AXE_VERSION=4.14.1
+if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
+  echo "== axe-core@$AXE_VERSION (npm, into .cache/axe)"
+  mkdir -p .cache/axe
+  npm install --prefix .cache/axe --no-save --no-audit --no-fund --loglevel=error "axe-core@$AXE_VERSION"
+fi
+
+# The multiplayer tests signal through a local relay: npm bittorrent-tracker's
+# WebSocket tracker, installed without its install scripts into .cache/.
+if [ ! -f .cache/net-relay/node_modules/bittorrent-tracker/server.js ]; then
+  echo "== test relay (npm install --ignore-scripts bittorrent-tracker)"
+  mkdir -p .cache/net-relay
+  npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
+    --prefix .cache/net-relay bittorrent-tracker@11.2.3
+fi
+
 echo "== pytest"
 set +e
 "$PYTHON" -m pytest "$@"

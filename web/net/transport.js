@@ -123,7 +123,7 @@ export class Transport extends EventTarget {
     if (!targets.length) return Promise.resolve();
     this.stats.sent += targets.length;
     this.stats.sentBytes += text.length * targets.length;
-    return this._send(text, { target: targets }).catch(() => {});
+    return this._send(text, { target: targets }).catch((e) => console.warn("thousand net: send failed", e));
   }
 
   _receive(data, peer) {
@@ -136,6 +136,8 @@ export class Transport extends EventTarget {
     }
     this.stats.received += 1;
     this.stats.receivedBytes += data.length;
+    // The tests set thousandNetConfig.record to see every message that arrives.
+    if (globalThis.thousandNetConfig?.record) (this.recorded ??= []).push({ peer, text: data, time: Date.now() });
     this.dispatchEvent(new CustomEvent("message", { detail: { peer, text: data, size: data.length } }));
   }
 

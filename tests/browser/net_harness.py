@@ -1,0 +1,210 @@
+"""Multiplayer test harness: owns the local signalling relay and a table of browsers.
+
+The relay is npm bittorrent-tracker's WebSocket tracker (net_relay.mjs),
+installed into .cache/net-relay by scripts/test.sh (or here, when missing)
+and bound to this machine's loopback address. Every browser context gets the
+relay and an empty ICE server list through localStorage before the page
+loads, so WebRTC uses host candidates on this machine only. `Table` opens
+the host and the guests through the page's own UI and plays through it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+RELAY_DIR = ROOT / ".cache" / "net-relay"
+RELAY_PACKAGE = "bittorrent-tracker@11.2.3"
+CARD = re.compile(r"\b[9TJQKA][SCDH]\b")
+
+
+def install_relay() -> Path:
+    modules = RELAY_DIR / "node_modules"
+    if not (modules / "bittorrent-tracker" / "server.js").exists():
+        if shutil.which("npm") is None:
+            raise RuntimeError("npm is needed for the test relay (apt-get install nodejs npm)")
+        RELAY_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error",
+             "--prefix", str(RELAY_DIR), RELAY_PACKAGE],
+            check=True,
+        )  # fmt: skip
+    return modules
+
+
+@contextmanager
+def relay() -> Iterator[str]:
+    """A running relay on 127.0.0.1; yields its ws:// URL and stops it after."""
+    modules = install_relay()
+    proc = subprocess.Popen(
+        ["node", str(Path(__file__).with_name("net_relay.mjs")), str(modules), "127.0.0.1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()
+        if not line.startswith("listening "):
+            raise RuntimeError(f"the relay did not start: {line!r}")
+        yield line.split()[1]
+    finally:
+        if proc.stdin:
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def init_script(relay_url: str, config: dict[str, Any] | None = None) -> str:
+    settings = {"relays": [relay_url], "iceServers": []}
+    return (
+        f"localStorage.setItem('thousand:net-settings', {json.dumps(json.dumps(settings))});\n"
+        f"globalThis.thousandNetConfig = {json.dumps({'record': True, **(config or {})})};"
+    )
+
+
+class Table:
+    """A host and guests, each in its own browser context, seated through the UI."""
+
+    def __init__(self, browser: Browser, site_url: str, relay_url: str, guests: int = 2) -> None:
+        self.browser = browser
+        self.site_url = site_url
+        self.relay_url = relay_url
+        self.contexts = []
+        self.pages: list[Page] = []
+        self.errors: list[str] = []
+        for i in range(guests + 1):
+            ctx = browser.new_context()
+            ctx.add_init_script(init_script(relay_url))
+            page = ctx.new_page()
+            page.on("pageerror", lambda e, i=i: self.errors.append(f"{i}: {e}"))
+            page.on(
+                "console",
+                lambda m, i=i: self.errors.append(f"{i}: {m.text}") if m.type == "error" else None,
+            )
+            self.contexts.append(ctx)
+            self.pages.append(page)
+        self.link = ""
+
+    @property
+    def host(self) -> Page:
+        return self.pages[0]
+
+    @property
+    def guests(self) -> list[Page]:
+        return self.pages[1:]
+
+    def open_host(self) -> str:
+        page = self.host
+        page.goto(self.site_url + "?delay=0")
+        page.click("dialog[data-dialog=welcome] button[data-value=friends]", timeout=90_000)
+        page.wait_for_selector("#net-link", timeout=30_000)
+        self.link = page.input_value("#net-link")
+        return self.link
+
+    def guest_url(self) -> str:
+        return self.link.replace("#", "?delay=0#", 1)
+
+    def join(self, page: Page) -> float:
+        """Open the link in page; seconds until the lobby shows it seated."""
+        start = time.monotonic()
+        page.goto(self.guest_url())
+        page.wait_for_selector("#net-lobby[data-seated=true]", timeout=60_000)
+        return time.monotonic() - start
+
+    def start(self) -> None:
+        self.host.click("#net-start:not([disabled])", timeout=30_000)
+        for page in self.pages:
+            page.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
+
+    # --- playing through the UI -----------------------------------------------------------
+
+    def view(self, page: Page) -> Any:
+        return page.evaluate("globalThis.thousand.view")
+
+    def close_dialogs(self, page: Page) -> None:
+        for name in ("summary", "declare"):
+            button = page.locator(f"dialog[data-dialog={name}] .dialog-buttons button").first
+            if button.count():
+                button.click()
+
+    def act_once(self, page: Page) -> bool:
+        """If it is this page's turn, make one legal move through the UI; True if it did."""
+        self.close_dialogs(page)
+        info = page.evaluate("({seat: thousand.session.seat, view: thousand.view})")
+        view, seat = info["view"], info["seat"]
+        if not view or view["turn"] != seat or not view["legal"]:
+            return False
+        legal: list[str] = view["legal"]
+        phase = view["phase"]
+        before = json.dumps(view)
+        if phase == "talon":
+            cards: list[str] = []
+            for a in legal:
+                if a.startswith("give ") or a.startswith("discard "):
+                    card = a.split()[1]
+                    if card not in cards:
+                        cards.append(card)
+            targets = {a.split()[2] for a in legal if a.startswith("give ")}
+            for k, card in enumerate(cards[: len(targets) or 1]):
+                # A plain click event: the hand's drag-to-slot handling reads
+                # pointer events, which a synthetic click does not need.
+                page.locator(f'#hand [data-card="{card}"]').dispatch_event("click")
+                page.wait_for_function(
+                    "n => document.querySelectorAll('.give-slot.filled').length >= n", arg=k + 1
+                )
+            page.click('[data-action="confirm-give"]')
+            # The page sends one give per card; wait for all of them.
+            page.wait_for_function("thousand.view.phase !== 'talon'", timeout=30_000)
+            return True
+        elif phase == "play":
+            plays = [a for a in legal if a.startswith("play ") and not a.endswith(" declare")]
+            card = (plays or legal)[0].split()[1]
+            page.click(f'#hand [data-card="{card}"]')
+            self.close_dialogs(page)
+        else:
+            for choice in ("pass", "decline", "look"):
+                if choice in legal:
+                    page.click(f'#actions [data-action="{choice}"]')
+                    break
+            else:
+                page.click("#actions [data-action^='contract '], #actions [data-action^='bid ']")
+        page.wait_for_function(
+            "before => JSON.stringify(thousand.view) !== before", arg=before, timeout=30_000
+        )
+        return True
+
+    def play_until(self, done: Any, limit: int = 400) -> None:
+        """Let whoever is to move act through the UI until done() is true."""
+        for _ in range(limit):
+            if done():
+                return
+            moved = False
+            for page in self.pages:
+                if self.act_once(page):
+                    moved = True
+            if not moved:
+                time.sleep(0.05)
+        raise AssertionError("the game did not get there")
+
+    def hand_no(self, page: Page) -> int:
+        return int(page.evaluate("thousand.view.hand_no"))
+
+    def alarms(self, page: Page) -> list[str]:
+        return page.locator("#net-alarms .net-alarm").all_text_contents()
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
