@@ -53,10 +53,12 @@ export function cardElement(text, { tag = "div" } = {}) {
   el.dataset.card = text;
   if (tag === "div") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardLabel(text));
+  // The face is drawn by CSS from data attributes, so the card's only
+  // text for assistive technology is its label.
   el.innerHTML =
-    `<span class="corner" aria-hidden="true"><b>${f.rank}</b><i>${f.suit}</i></span>` +
-    `<span class="pip" aria-hidden="true">${f.suit}</span>` +
-    `<span class="corner low" aria-hidden="true"><b>${f.rank}</b><i>${f.suit}</i></span>`;
+    `<span class="corner" data-r="${f.rank}" data-s="${f.suit}"></span>` +
+    `<span class="pip" data-s="${f.suit}"></span>` +
+    `<span class="corner low" data-r="${f.rank}" data-s="${f.suit}"></span>`;
   return el;
 }
 

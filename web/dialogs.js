@@ -11,7 +11,7 @@ let counter = 0;
  * [{label, value, primary?}]. Resolves with the value of the button pressed,
  * or null when closed with Escape. `onOpen(dialog)` runs once it is shown.
  */
-export function openDialog({ title, body, buttons = [{ label: t("close"), value: null }], name = "", wide = false, onOpen }) {
+export function openDialog({ title, body, buttons = [{ label: t("close"), value: null, primary: true }], name = "", wide = false, onOpen }) {
   const dialog = document.createElement("dialog");
   const id = `dialog-title-${++counter}`;
   dialog.className = `panel${wide ? " wide" : ""}`;

@@ -23,6 +23,7 @@ import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
 import { announce, describe } from "./announce.js";
 import { cardShort, marriageValue, suitName } from "./cards.js";
+import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -160,12 +161,29 @@ async function importGame(text) {
   }
 }
 
+/* --- network table (web/net/) ---------------------------------------------- */
+
+/** Host a table for friends (or reopen this browser's), or join the table of a link. */
+async function playWithFriends(link = null) {
+  const setup = currentSetup();
+  const guest = link && !hostsLink(link);
+  const name = prefs.setup?.name || netText(guest ? "name.guest" : "name.host");
+  const session = guest
+    ? await joinTable({ engine, link, name })
+    : await hostTable({ engine, name, preset: setup.preset, rules: setup.rules, room: link?.room ?? null });
+  attach(session);
+  await session.start();
+}
+
 /* --- rendering ------------------------------------------------------------ */
 
 function render() {
   const view = state.view;
   if (!view) return;
   const ctx = { you: state.session.seat, names: names(), thinking: state.thinking, reviewLast: state.reviewLast };
+  // Keyboard players keep their place: when the control they used is
+  // redrawn away, the focus goes to the next thing to do.
+  const hadFocus = $("you").contains(document.activeElement);
   renderTable(view, ctx);
   const mine = view.turn === ctx.you ? view.legal : [];
   const enabled = new Set();
@@ -207,6 +225,13 @@ function render() {
   }
   if (state.typed) line = `${t("bid")}: ${state.typed}…`;
   $("hint").textContent = line;
+  if (hadFocus && !$("you").contains(document.activeElement)) {
+    const inHand = ["play", "talon"].includes(view.phase) && view.turn === ctx.you;
+    const next = (inHand ? $("hand").querySelector("[tabindex='0']") : null)
+      ?? $("actions").querySelector(view.phase === "contract" ? ".stepper .btn.primary" : "button:not(:disabled)")
+      ?? $("hand").querySelector("[tabindex='0']");
+    next?.focus({ preventScroll: true });
+  }
 }
 
 function onView(view) {
@@ -494,6 +519,7 @@ async function showMenu() {
   box.className = "menu";
   const items = [
     ["new", t("new-game")],
+    ["friends", netText("host.title")],
     ["settings", t("settings")],
     ["sheet", t("sheet")],
     ["replay", t("replay")],
@@ -553,6 +579,7 @@ async function showMenu() {
   await openDialog({ title: t("menu.title"), body: box, name: "menu" });
   const choice = box.dataset.choice;
   if (choice === "new") await newGame();
+  else if (choice === "friends") await playWithFriends();
   else if (choice === "settings") await showSettings();
   else if (choice === "sheet") await showSheet();
   else if (choice === "replay") await openReplay(state.session, state.view?.sheet ?? [], names());
@@ -576,10 +603,12 @@ async function showWelcome() {
     buttons: [
       { label: t("import"), value: "import" },
       { label: t("settings"), value: "settings" },
+      { label: netText("host.title"), value: "friends" },
       { label: t("play"), value: "play", primary: true },
     ],
   });
   if (choice === "settings") await showSettings();
+  else if (choice === "friends") await playWithFriends();
   else if (choice === "import") await showImport();
   else await newGame(currentSetup(), { ask: false });
   if (!state.session) await showWelcome();
@@ -644,11 +673,21 @@ async function resume() {
 }
 
 async function start() {
+  // A table link (…#room=…&key=…): join it, or host it again after a reload.
+  // The lobby connects while Python is still booting.
+  const link = parseLink();
+  const joining = link ? playWithFriends(link) : null;
+  joining?.catch(() => {}); // awaited below, once the engine is up
   try {
     await engine.ready;
     performance.mark("thousand:engine-ready");
     state.options = await engine.call("options");
     showReady();
+    if (joining) {
+      await joining;
+      performance.mark("thousand:dealt");
+      return;
+    }
     if (await resume()) {
       performance.mark("thousand:dealt");
       return;

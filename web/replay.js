@@ -38,11 +38,11 @@ function drawFrame(box, replay, k, names) {
     box.append(row);
   });
   const table = el("div", "replay-table");
-  const talon = el("div", "mini-cards talon");
+  const talon = el("div", "mini-cards replay-talon");
   talon.setAttribute("aria-label", t("talon"));
   for (const c of frame.talon) talon.append(cardElement(c));
   table.append(el("span", "name", t("talon")), talon);
-  const trick = el("div", "mini-cards trick");
+  const trick = el("div", "mini-cards replay-trick");
   for (const [seat, c] of frame.trick) {
     const card = cardElement(c);
     card.title = names[seat];

@@ -56,8 +56,15 @@ export function renderSummary(row, names) {
     }
     const delta = row.deltas[seat];
     let kind = "defender";
-    if (seat === row.declarer) kind = row.result === "made" ? "made" : "failed";
-    tr.append(cell("td", delta ? signed(delta) : "0", `delta ${kind}`), cell("td", String(row.scores[seat]), "total"));
+    let result = detailed ? String(row.rounded[seat]) : signed(delta);
+    if (seat === row.declarer) {
+      kind = row.result === "made" ? "made" : "failed";
+      result = row.result === "made" ? `+${row.contract}` : `−${row.contract}`;
+      if (row.dark && row.result === "made") result = signed(delta);
+    }
+    const score = cell("td", "", "total");
+    score.append(cell("b", String(row.scores[seat])), cell("small", ` (${signed(delta)})`, "change"));
+    tr.append(cell("td", result, `delta ${kind}`), score);
     const marks = cell("td");
     marks.append(marksNode(row.marks?.[seat]));
     tr.append(marks);

@@ -162,6 +162,7 @@ function renderTrick(view, ctx) {
   const shown = trickToShow(view, ctx);
   const previous = new Set([...trick.querySelectorAll("[data-card]")].map((c) => c.dataset.card));
   trick.replaceChildren();
+  trick.setAttribute("role", "group");
   trick.classList.toggle("review", Boolean(shown?.review));
   if (!shown) {
     trick.setAttribute("aria-label", t("trick"));
@@ -202,6 +203,7 @@ function renderTalon(view) {
     }
   }
   talon.hidden = talon.childElementCount === 0;
+  talon.setAttribute("role", "group");
   talon.setAttribute("aria-label", faceUp ? `${t("talon")}: ${view.talon.map(cardShort).join(" ")}` : t("talon"));
 }
 
@@ -252,7 +254,9 @@ function renderBids(view, ctx) {
 
 function phaseLine(view, ctx) {
   const parts = [t("hand.no", { n: view.hand_no }), t(`phase.${view.phase}`)];
-  if (view.phase === "over" && view.winner !== null) parts.push(t("over.title", { name: ctx.names[view.winner] }));
+  if (view.phase === "over" && view.winner !== null) {
+    parts.push(view.winner === ctx.you ? t("over.you") : t("over.title", { name: ctx.names[view.winner] }));
+  }
   else if (view.turn === ctx.you) parts.push(t("your-turn"));
   else if (view.turn !== null && view.turn !== undefined) {
     parts.push(view.turn === ctx.thinking ? t("thinking", { name: ctx.names[view.turn] }) : t("turn.of", { name: ctx.names[view.turn] }));
