@@ -72,28 +72,31 @@ def new(options: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"current_player": _game.current_player}
 
 
-def _last_for(seat: int | None) -> dict[str, Any] | None:
-    """The last action as ``seat`` may know it: a face-down card given or discarded is hidden."""
+def _last_for(seat: int | None, seen: dict[str, Any]) -> dict[str, Any] | None:
+    """The last action as ``seat`` may know it: a card given face down or discarded is hidden.
+
+    Whether ``seat`` saw a given card is read from its own view (``seen``),
+    so this follows the engine's rules for face-down passing.
+    """
     if _last is None:
         return None
     out = dict(_last)
     action = str(out["action"])
     if action.startswith("give "):
-        _, card, to = action.split()
-        face_down = out.pop("face_down")
-        if face_down and seat not in (int(to), out["seat"]):
+        to = action.split()[2]
+        given = seen.get("given") or []
+        if not given or given[-1][0] is None:
             out["action"] = f"give ?? {to}"
     elif action.startswith("discard ") and seat != out["seat"]:
         out["action"] = "discard ??"
-    out.pop("face_down", None)
     return out
 
 
 @method
 def view(seat: int | None) -> Any:
     """What one seat may see, with the actions it may take now, and ``last_action``."""
-    game = _current()
-    return {**game.view(seat), "last_action": _last_for(seat)}
+    seen = _current().view(seat)
+    return {**seen, "last_action": _last_for(seat, seen)}
 
 
 def _apply(game: Game, action: str) -> None:
@@ -101,7 +104,6 @@ def _apply(game: Game, action: str) -> None:
     global _last
     seat = game.current_player
     before = game.view(None)
-    face_down = bool(game.rules.pass_face_down or game.dark)
     text = str(game.apply(action))
     hand_over = game.hand_no + 1 != before["hand_no"] or game.phase == "over"
     trick = None
@@ -120,7 +122,6 @@ def _apply(game: Game, action: str) -> None:
         "action": text,
         "trick": trick,
         "hand_over": hand_over,
-        "face_down": face_down,
     }
 
 

@@ -122,11 +122,17 @@ async function startSession(options) {
 
 async function newGame(setup = currentSetup(), { ask = true, seed = randomSeed(), extra = {} } = {}) {
   if (ask && !(await mayDiscard())) return false;
-  const players = setup.rules?.players ?? 3;
-  await startSession({
-    seats: seatsFor(players, setup),
-    setup: { seed, rules: setup.rules, ...extra },
-  });
+  // Rules saved by an older version may name options the engine no longer has.
+  const known = new Set(state.options.options.map((o) => o.id));
+  const rules = Object.fromEntries(Object.entries(setup.rules ?? {}).filter(([id]) => known.has(id)));
+  const players = rules.players ?? 3;
+  try {
+    await startSession({ seats: seatsFor(players, setup), setup: { seed, rules, ...extra } });
+  } catch (e) {
+    if (e.name !== "ValueError") throw e;
+    await messageDialog(t("settings.title"), e.message, "settings-failed");
+    await startSession({ seats: seatsFor(3, setup), setup: { seed, ...extra } });
+  }
   return true;
 }
 

@@ -150,8 +150,8 @@ function renderSeats(view, ctx) {
 
 /** The cards on the table: the trick in progress, or the one just taken, or the last for review. */
 function trickToShow(view, ctx) {
-  if (view.trick.length) return { cards: view.trick, winner: null, review: false };
   if (ctx.reviewLast && view.last_trick) return { ...view.last_trick, review: true };
+  if (view.trick.length) return { cards: view.trick, winner: null, review: false };
   const done = view.last_action?.trick;
   if (done) return { ...done, review: false };
   return null;

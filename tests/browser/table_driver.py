@@ -38,8 +38,17 @@ def axe_source() -> str:
     if not AXE_JS.exists():
         AXE_DIR.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            ["npm", "install", "--prefix", str(AXE_DIR), "--no-save", "--no-audit", "--no-fund",
-             "--loglevel=error", f"axe-core@{AXE_VERSION}"],
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(AXE_DIR),
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                f"axe-core@{AXE_VERSION}",
+            ],
             check=True,
             capture_output=True,
         )
@@ -72,7 +81,8 @@ def wait_turn(page: Page, timeout: float = 30_000) -> str:
         """() => {
             if (document.querySelector('dialog[open]')) return true;
             const v = thousand.view;
-            return Boolean(v && (v.phase === 'over' || (v.turn === thousand.session.seat && v.legal.length)));
+            const mine = v && v.turn === thousand.session.seat && v.legal.length;
+            return Boolean(v && (v.phase === 'over' || mine));
         }""",
         timeout=timeout,
         polling=50,
@@ -113,7 +123,8 @@ def close_dialog(page: Page, name: str, value: str | None = None) -> None:
 def overflow(page: Page) -> int:
     """How many pixels the page is wider than the window (0 when nothing sticks out)."""
     return page.evaluate(  # type: ignore[no-any-return]
-        "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth"
+        "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        " - window.innerWidth"
     )
 
 
@@ -123,13 +134,16 @@ def unreachable_controls(page: Page) -> list[str]:
         """() => {
             const bad = [];
             const root = document.querySelector('dialog[open]') ?? document;
-            for (const el of root.querySelectorAll('button, input, select, textarea, summary, a[href]')) {
+            const controls = 'button, input, select, textarea, summary, a[href]';
+            for (const el of root.querySelectorAll(controls)) {
                 const box = el.getBoundingClientRect();
                 if (!box.width || !box.height || el.closest('[hidden]')) continue;
                 el.scrollIntoView({block: 'center', inline: 'center'});
                 const r = el.getBoundingClientRect();
-                if (r.left < -1 || r.right > innerWidth + 1 || r.top < -1 || r.bottom > innerHeight + 1) {
-                    bad.push(`${el.tagName} ${el.textContent.trim().slice(0, 30) || el.id} ${JSON.stringify(r)}`);
+                const out = r.left < -1 || r.right > innerWidth + 1;
+                if (out || r.top < -1 || r.bottom > innerHeight + 1) {
+                    const what = el.textContent.trim().slice(0, 30) || el.id;
+                    bad.push(`${el.tagName} ${what} ${JSON.stringify(r)}`);
                 }
             }
             return bad;

@@ -74,7 +74,8 @@ def bid_until_won(page: Page, keyboard: bool = False) -> None:
             page.locator(f'#actions [data-action="{bids[0]}"]').click()
         after(page, n)
         page.wait_for_function(
-            "() => thousand.view.phase !== 'bidding' || thousand.view.turn === 0 || document.querySelector('dialog[open]')"
+            "() => thousand.view.phase !== 'bidding' || thousand.view.turn === 0"
+            " || document.querySelector('dialog[open]')"
         )
 
 
@@ -93,8 +94,14 @@ def play_hand(page: Page, shot, first: bool) -> None:
         click_card(page, "JC")
         slots = page.locator(".give-slot.filled [data-card]")
         expect(slots).to_have_count(2)
-        assert page.locator('.give-slot[data-drop-seat="1"] [data-card]').get_attribute("data-card") == "JS"
-        assert page.locator('.give-slot[data-drop-seat="2"] [data-card]').get_attribute("data-card") == "JC"
+        assert (
+            page.locator('.give-slot[data-drop-seat="1"] [data-card]').get_attribute("data-card")
+            == "JS"
+        )
+        assert (
+            page.locator('.give-slot[data-drop-seat="2"] [data-card]').get_attribute("data-card")
+            == "JC"
+        )
         shot("give-chosen")
     else:
         click_card(page, "JS")
@@ -260,14 +267,33 @@ def test_reload_mid_hand_resumes_the_same_position(
     before = view(page)
     saved = page.evaluate("thousand.session.exportText()")
     assert before["phase"] in ("play", "bidding", "talon", "contract")
-    hand = sorted(page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    hand = sorted(
+        page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
     page.reload()
-    page.wait_for_function("document.body.dataset.engine === 'ready' && thousand.view", timeout=90_000)
+    page.wait_for_function(
+        "document.body.dataset.engine === 'ready' && thousand.view", timeout=90_000
+    )
     after_reload = view(page)
     assert page.evaluate("thousand.session.exportText()") == saved
-    for key in ("phase", "hand", "bids", "trick", "tricks", "scores", "turn", "contract", "hand_no"):
+    for key in (
+        "phase",
+        "hand",
+        "bids",
+        "trick",
+        "tricks",
+        "scores",
+        "turn",
+        "contract",
+        "hand_no",
+    ):
         assert after_reload[key] == before[key], key
-    assert sorted(page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")) == hand
+    assert (
+        sorted(
+            page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        )
+        == hand
+    )
     shot("resumed")
     assert console.errors == []
 
@@ -367,7 +393,11 @@ def test_phone_layout_fits_and_passes_an_accessibility_scan(
     )
     check("settings")
     page.keyboard.press("Escape")
-    bad = {k: v for k, v in problems.items() if v not in (0, [], None) and not (isinstance(v, int) and v <= 0)}
+    bad = {
+        k: v
+        for k, v in problems.items()
+        if v not in (0, [], None) and not (isinstance(v, int) and v <= 0)
+    }
     assert bad == {}, json.dumps(bad, indent=1)
     assert console.errors == []
 
@@ -380,8 +410,16 @@ def test_a_corrupt_save_is_reported_and_set_aside(
     for raw, reason in [
         ("{this is not json", "not JSON"),
         (
-            json.dumps({"format": "thousand-web/1", "seat": 0, "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
-                        "game": json.dumps({"format": "thousand-game/1", "seed": 1, "log": ["fly away"]})}),
+            json.dumps(
+                {
+                    "format": "thousand-web/1",
+                    "seat": 0,
+                    "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                    "game": json.dumps(
+                        {"format": "thousand-game/1", "seed": 1, "log": ["fly away"]}
+                    ),
+                }
+            ),
             "cannot be replayed",
         ),
     ]:
@@ -393,7 +431,8 @@ def test_a_corrupt_save_is_reported_and_set_aside(
         expect(report).to_contain_text(reason)
         shot("corrupt-save")
         kept = page.evaluate(
-            "Object.keys(localStorage).filter(k => k.startsWith('thousand.game.bad.')).map(k => localStorage.getItem(k))"
+            "Object.keys(localStorage).filter(k => k.startsWith('thousand.game.bad.'))"
+            ".map(k => localStorage.getItem(k))"
         )
         assert raw in kept
         assert page.evaluate("localStorage.getItem('thousand.game')") is None
