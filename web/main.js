@@ -495,7 +495,8 @@ async function showImport() {
   }
 }
 
-function languageSelect() {
+/** The language switch; `onChange` runs after a switch (a dialog redraws itself in it). */
+function languageSelect(onChange = null) {
   const label = document.createElement("label");
   label.className = "field inline";
   label.textContent = t("language");
@@ -514,13 +515,13 @@ function languageSelect() {
     savePrefs(prefs);
     translatePage();
     render();
-    translatePage(select.closest("dialog") ?? document);
+    onChange?.(select);
   });
   label.append(select);
   return label;
 }
 
-async function showMenu() {
+async function showMenu({ focus = null } = {}) {
   const box = document.createElement("div");
   box.className = "menu";
   const items = [
@@ -580,10 +581,23 @@ async function showMenu() {
     applyDisplayPrefs();
   });
   speed.append(document.createTextNode(`${t("delay")} `), range, out);
-  display.append(legend, languageSelect(), four, speed);
+  const relang = (select) => {
+    box.dataset.choice = "language";
+    select.closest("dialog").close();
+  };
+  display.append(legend, languageSelect(relang), four, speed);
   box.append(list, display);
-  await openDialog({ title: t("menu.title"), body: box, name: "menu" });
+  await openDialog({
+    title: t("menu.title"),
+    body: box,
+    name: "menu",
+    onOpen: (dialog) => (focus ? dialog.querySelector(focus)?.focus() : null),
+  });
   const choice = box.dataset.choice;
+  if (choice === "language") {
+    await showMenu({ focus: "#language" });
+    return;
+  }
   if (choice === "new") await newGame();
   else if (choice === "friends") await playWithFriends();
   else if (choice === "settings") await showSettings();
@@ -601,7 +615,10 @@ async function showWelcome() {
   const hint = document.createElement("p");
   hint.className = "muted";
   hint.textContent = t("play.hint");
-  box.append(p, hint, languageSelect());
+  box.append(p, hint, languageSelect((select) => {
+    box.dataset.relang = "1";
+    select.closest("dialog").close();
+  }));
   const choice = await openDialog({
     title: `${t("title")} · 1000`,
     body: box,
@@ -613,6 +630,10 @@ async function showWelcome() {
       { label: t("play"), value: "play", primary: true },
     ],
   });
+  if (box.dataset.relang) {
+    await showWelcome();
+    return;
+  }
   if (choice === "settings") await showSettings();
   else if (choice === "friends") await playWithFriends();
   else if (choice === "import") await showImport();
