@@ -10,6 +10,7 @@ what the page shows. Screenshots of each phase go to test-results/screenshots.
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import Page, expect
 from site_harness import Console
@@ -154,6 +155,10 @@ def play_hand(page: Page, shot, first: bool) -> None:
             expect(page.locator("#trick .card")).to_have_count(3)
             expect(page.locator("#trick .trick-winner")).to_contain_text("You")
             expect(page.locator(".chip.trump")).to_contain_text("♥")
+            # A screen reader hears the trick and whose turn it is.
+            expect(page.locator("#announcer")).to_contain_text("You took the trick")
+            label = page.locator('.seat[data-seat="1"]').get_attribute("aria-label")
+            assert "Anna" in label and "5 cards" in label, label
             shot("play")
 
 
@@ -256,7 +261,19 @@ def test_reload_mid_hand_resumes_the_same_position(
         elif v["phase"] == "contract":
             page.locator("#actions .stepper .btn.primary").click()
         elif v["phase"] == "play":
-            card = next(a.split()[1] for a in v["legal"] if a.startswith("play "))
+            playable = {a.split()[1] for a in v["legal"] if a.startswith("play ")}
+            # Only legal cards respond; the others are dimmed and say so.
+            dimmed = page.locator("#hand .card.dim").evaluate_all(
+                "els => els.map(e => [e.dataset.card, e.getAttribute('aria-disabled')])"
+            )
+            assert {c for c, _ in dimmed} == set(v["hand"]) - playable
+            assert all(flag == "true" for _, flag in dimmed)
+            if dimmed:
+                n = moves(page)
+                page.locator(f'#hand [data-card="{dimmed[0][0]}"]').click(force=True)
+                page.wait_for_timeout(200)
+                assert moves(page) == n
+            card = sorted(playable)[0]
             n = moves(page)
             click_card(page, card)
             if page.locator('dialog[data-dialog="declare"]').count():
@@ -329,6 +346,18 @@ def test_a_changed_setting_reaches_the_engine(
     prefs = json.loads(page.evaluate("localStorage.getItem('thousand.prefs')"))
     assert prefs["setup"]["rules"]["samosval"] is True
 
+    # The four-colour deck: diamonds turn blue.
+    page.locator("#btn-menu").click()
+    page.locator("#four-colour").check()
+    diamond = page.locator("#hand .card.suit-D, #hand .card.suit-H").first
+    colour = diamond.evaluate("e => getComputedStyle(e).color")
+    expect(page.locator("body")).to_have_class(re.compile("four-colour"))
+    close_dialog(page, "menu", "null")
+    assert page.locator("#hand .card.suit-D").count() == 0 or (
+        page.locator("#hand .card.suit-D").first.evaluate("e => getComputedStyle(e).color")
+        == "rgb(21, 96, 189)"
+    ), colour
+
     # Russian, and back: the language switch changes the page's words.
     page.locator("#btn-menu").click()
     page.locator("#language").select_option("ru")
@@ -354,10 +383,11 @@ def test_phone_layout_fits_and_passes_an_accessibility_scan(
     problems: dict[str, object] = {}
 
     def check(name: str) -> None:
-        shot(f"phone-{name}")
         problems[f"{name}: overflow"] = overflow(page)
         problems[f"{name}: unreachable"] = unreachable_controls(page)
         problems[f"{name}: axe"] = axe_scan(page, axe)
+        # After the checks: a full-page screenshot briefly resizes the window.
+        shot(f"phone-{name}")
 
     check("bidding")
     bid_until_won(page)
