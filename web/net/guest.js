@@ -223,10 +223,10 @@ export class GuestSession extends EventTarget {
       }
       case "ok":
       case "error": {
-        const pending = body.n === null ? null : this._pending.get(body.n);
+        const pending = body.re === null ? null : this._pending.get(body.re);
         if (pending) {
           clearTimeout(pending.timer);
-          this._pending.delete(body.n);
+          this._pending.delete(body.re);
           if (body.t === "ok") pending.resolve(this._view);
           else pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
         } else if (body.t === "error" && body.code !== "bad-seed") {

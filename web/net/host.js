@@ -358,7 +358,7 @@ export class HostSession extends EventTarget {
     const before = this.peerOf[seat];
     if (before && before !== peer) {
       this.peers.get(before).seat = null;
-      this._sendSigned({ t: "error", code: "replaced", message: "your seat was taken over by another tab", n: null }, before);
+      this._sendSigned({ t: "error", code: "replaced", message: "your seat was taken over by another tab", re: null }, before);
     }
     p.seat = seat;
     // Two players of one name would be hard to tell apart: number the second.
@@ -398,7 +398,7 @@ export class HostSession extends EventTarget {
     this._enqueue(async () => {
       try {
         await this._apply(seat, msg.action);
-        this._sendSigned({ t: "ok", n: msg.n }, peer);
+        this._sendSigned({ t: "ok", re: msg.n }, peer);
       } catch (e) {
         const code = e.name === "IllegalAction" ? "illegal" : e.name === "NotYourTurn" ? "not-your-turn" : "error";
         this._reject(peer, code, e.message, msg.n);
@@ -431,7 +431,7 @@ export class HostSession extends EventTarget {
       console.warn(`thousand net: refused a message from ${peer} (seat ${entry.seat}): ${code}: ${entry.message}`);
     }
     if (peer && this.peers.has(peer)) {
-      this._sendSigned({ t: "error", code, message: entry.message, n: Number.isInteger(n) ? n : null }, peer);
+      this._sendSigned({ t: "error", code, message: entry.message, re: Number.isInteger(n) ? n : null }, peer);
     }
   }
 

@@ -81,8 +81,9 @@ export const FROM_HOST = {
     seeds: object,
     log: list(ACTION, 100_000),
   },
-  ok: { n: int(0, 2 ** 31) },
-  error: { code: text(40, 1), message: text(500), n: nullable(int(0, 2 ** 31)) },
+  // `re` is the number of the guest's act being answered (`n` is the envelope's).
+  ok: { re: int(0, 2 ** 31) },
+  error: { code: text(40, 1), message: text(500), re: nullable(int(0, 2 ** 31)) },
   alarm: { deal: DEAL, seat: SEAT, problem: text(500) },
   started: {},
 };
