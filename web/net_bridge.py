@@ -103,12 +103,11 @@ def _step(game: Game, action: str) -> dict[str, Any]:
     """Apply the current player's action; returns the raw ``last_action`` record.
 
     The record has the shape the offline bridge gives the UI (engine_bridge's
-    ``_apply``): ``{seat, action, trick: {cards, winner} | None, hand_over}``,
-    plus ``face_down`` until :func:`_last_for` hides what a seat may not see.
+    ``_apply``): ``{seat, action, trick: {cards, winner} | None, hand_over}``;
+    :func:`_last_for` hides from each seat what it may not see.
     """
     seat = game.current_player
     before = game.view(None)
-    face_down = bool(game.rules.pass_face_down or game.dark)
     text = str(game.apply(action))
     hand_over = game.hand_no + 1 != before["hand_no"] or game.phase == "over"
     trick = None
@@ -125,20 +124,24 @@ def _step(game: Game, action: str) -> dict[str, Any]:
         "action": text,
         "trick": trick,
         "hand_over": hand_over,
-        "face_down": face_down,
     }
 
 
-def _last_for(last: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
-    """The last action as ``seat`` may know it: a face-down card given or discarded is hidden."""
+def _last_for(last: dict[str, Any] | None, seat: int, seen: dict[str, Any]) -> dict[str, Any] | None:
+    """The last action as ``seat`` may know it: a face-down card given or discarded is hidden.
+
+    Whether ``seat`` saw a given card is read from its own view (``seen``),
+    so this follows the engine's rules for face-down passing (a hidden
+    talon's cards pass face down too), as engine_bridge does offline.
+    """
     if last is None:
         return None
     out = dict(last)
-    face_down = out.pop("face_down")
     action = str(out["action"])
     if action.startswith("give "):
-        to = int(action.split()[2])
-        if face_down and seat not in (to, out["seat"]):
+        to = action.split()[2]
+        given = seen.get("given") or []
+        if not given or given[-1][0] is None:
             out["action"] = f"give ?? {to}"
     elif action.startswith("discard ") and seat != out["seat"]:
         out["action"] = "discard ??"
@@ -146,7 +149,8 @@ def _last_for(last: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
 
 
 def _seat_view(game: Game, seat: int, last: dict[str, Any] | None) -> dict[str, Any]:
-    return {**game.view(seat), "last_action": _last_for(last, seat)}
+    seen = game.view(seat)
+    return {**seen, "last_action": _last_for(last, seat, seen)}
 
 
 _last: dict[str, Any] | None = None

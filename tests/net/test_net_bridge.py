@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,35 @@ def test_would_deal_is_true_only_for_the_action_that_deals() -> None:
             rec.seeds[state["next_deal"]] = seed_of(state["next_deal"])
             call("net_host_set_seed", state["next_deal"], rec.seeds[state["next_deal"]])
         call("net_host_apply", state["turn"], rec.rng.choice(legal))
+
+
+def test_no_view_shows_a_card_its_seat_may_not_see() -> None:
+    """A view's last action hides a card passed face down (a hidden talon's too).
+
+    Everyone passes when they may, so most deals stay at 100 with the talon
+    unseen, and the declarer's two cards must pass face down.
+    """
+    card = re.compile(r"\b[9TJQKA][SCDH]\b")
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = call("net_host_new", Rules.preset("classic").to_dict(), seed_of(0))
+        engine = Game.new(rules=Rules.preset("classic"), seed=seed_of(0))
+        # What each seat has seen so far (a trick's cards stay known after the deal).
+        seen = [set(card.findall(json.dumps(engine.view(seat)))) for seat in range(3)]
+        while state["deal"] < 3 and state["turn"] is not None:
+            if not state["seeded"]:
+                call("net_host_set_seed", state["next_deal"], seed_of(state["next_deal"]))
+                engine.set_deal_seed(state["next_deal"], seed_of(state["next_deal"]))
+            legal = state["views"][state["turn"]]["legal"]
+            action = "pass" if "pass" in legal else rng.choice(legal)
+            state = call("net_host_apply", state["turn"], action)
+            engine.apply(action)
+            for seat in range(3):
+                seen[seat] |= set(card.findall(json.dumps(engine.view(seat))))
+                if action.startswith("play "):  # a played card is public, even the deal's last
+                    seen[seat].add(action.split()[1])
+                sent = set(card.findall(json.dumps(state["views"][seat])))
+                assert sent <= seen[seat], (seed, action, seat, sent - seen[seat])
 
 
 def test_honest_deals_pass_the_audit() -> None:
