@@ -127,7 +127,9 @@ def _step(game: Game, action: str) -> dict[str, Any]:
     }
 
 
-def _last_for(last: dict[str, Any] | None, seat: int, seen: dict[str, Any]) -> dict[str, Any] | None:
+def _last_for(
+    last: dict[str, Any] | None, seat: int, seen: dict[str, Any]
+) -> dict[str, Any] | None:
     """The last action as ``seat`` may know it: a face-down card given or discarded is hidden.
 
     Whether ``seat`` saw a given card is read from its own view (``seen``),
