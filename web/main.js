@@ -18,11 +18,11 @@ import { renderHand } from "./hand.js";
 import { renderControls } from "./controls.js";
 import { closeAll, confirmDialog, messageDialog, openDialog } from "./dialogs.js";
 import { renderSheet } from "./sheet.js";
-import { renderSummary, renderWinner } from "./summary.js";
+import { headline, renderSummary, renderWinner } from "./summary.js";
 import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
 import { announce, describe } from "./announce.js";
-import { cardShort, marriageValue, suitName } from "./cards.js";
+import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 
 const $ = (id) => document.getElementById(id);
@@ -46,6 +46,7 @@ const state = {
   reviewLast: false,
   picks: new Map(), // the cards chosen to give: seat (or discard slot) → card
   sheetLength: 0,
+  handNo: 0,
   typed: "",
   busy: false,
 };
@@ -109,8 +110,9 @@ function attach(session) {
   state.reviewLast = false;
   state.thinking = null;
   session.delay = delay();
-  session.addEventListener("view", (e) => onView(e.detail));
-  session.addEventListener("status", (e) => onStatus(e.detail));
+  // A replaced session may still report a move it was making: ignore it.
+  session.addEventListener("view", (e) => state.session === session && onView(e.detail));
+  session.addEventListener("status", (e) => state.session === session && onStatus(e.detail));
 }
 
 async function startSession(options) {
@@ -249,10 +251,16 @@ function onView(view) {
   render();
   if (first) {
     state.sheetLength = view.sheet.length;
+    state.handNo = view.hand_no;
     if (view.turn === state.session.seat) announce(t("announce.yourturn"));
     return;
   }
-  announce(describe(view, names(), state.session.seat));
+  const said = [describe(view, names(), state.session.seat)];
+  if (view.hand_no !== state.handNo && view.hand.length) {
+    said.push(t("announce.hand", { cards: sortHand(view.hand).map(cardLabel).join(", ") }));
+  }
+  state.handNo = view.hand_no;
+  announce(said.filter(Boolean).join(". "));
   const fresh = view.sheet.slice(state.sheetLength);
   state.sheetLength = view.sheet.length;
   if (fresh.length) afterHands(fresh, view);
@@ -269,7 +277,7 @@ function onStatus(detail) {
 async function afterHands(rows, view) {
   const row = rows[rows.length - 1];
   if (row.result === "redeal") {
-    showNote(`${t("do.redeal")}: ${names()[row.claimant]} — ${row.reason}`);
+    showNote(headline(row, names()));
     return;
   }
   const release = state.session.hold?.();

@@ -4,7 +4,7 @@
  * other marks — and the winner's screen at the end of the match.
  */
 import { cardShort } from "./cards.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { marksNode } from "./sheet.js";
 
 function cell(tag, text, className = "") {
@@ -16,10 +16,30 @@ function cell(tag, text, className = "") {
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
+// The engine states redeal reasons in English; these are their Russian words.
+const REASONS_RU = [
+  [/^hand worth less than (\d+)$/, "на руке меньше $1 очков"],
+  [/^four nines in hand$/, "четыре девятки на руке"],
+  [/^four jacks in hand$/, "четыре валета на руке"],
+  [/^talon worth less than (\d+)$/, "в прикупе меньше $1 очков"],
+  [/^two nines in the talon$/, "две девятки в прикупе"],
+  [/^three nines in the talon$/, "три девятки в прикупе"],
+  [/^three jacks in the talon$/, "три валета в прикупе"],
+  [/^four nines with the talon$/, "четыре девятки вместе с прикупом"],
+  [/^four nines after the pass$/, "четыре девятки после сноса"],
+];
+
+/** A redeal reason in the UI language (Russian or the engine's English). */
+export function reasonText(reason) {
+  if (language() !== "ru") return reason;
+  for (const [pattern, words] of REASONS_RU) if (pattern.test(reason)) return reason.replace(pattern, words);
+  return reason;
+}
+
 /** One line saying what happened to the contract. */
 export function headline(row, names) {
   const name = names[row.declarer];
-  if (row.result === "redeal") return t("summary.redeal", { name: names[row.claimant], reason: row.reason });
+  if (row.result === "redeal") return t("summary.redeal", { name: names[row.claimant], reason: reasonText(row.reason) });
   return t(`summary.${row.result}`, { name, value: row.contract });
 }
 
