@@ -148,11 +148,11 @@ export class LocalSession extends EventTarget {
         const who = this.seats[v.turn];
         if (who.kind !== "bot") break;
         await this._waitHolds();
+        this._status({ kind: "thinking", seat: v.turn });
         // A finished trick stays on the table a little longer, so it can be seen.
         const pause = v.last_action?.trick ? this.delay * 1.6 : this.delay;
         if (pause > 0) await sleep(pause);
         if (this._closed) break;
-        this._status({ kind: "thinking", seat: v.turn });
         const result = await this.engine.call("bot_act", v.turn, who.level ?? "normal",
           this._botSeed + v.turn, this.seat);
         if (this._closed) break;
