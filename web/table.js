@@ -91,8 +91,8 @@ function seatStatus(view, seat, names, thinking) {
     const bid = lastBids(view)[seat];
     if (bid !== undefined) return bid === "pass" ? t("do.pass") : String(bid);
   }
-  if (seat === view.declarer && view.contract) return `${t("contract")} ${view.contract}`;
-  if (seat === view.declarer && view.bid) return `${t("bid")} ${view.bid}`;
+  // Short, to fit beside the card backs; the seat's label says it in words.
+  if (seat === view.declarer && (view.contract || view.bid)) return `♛ ${view.contract ?? view.bid}`;
   if (seat === thinking) return "…";
   return "";
 }
@@ -135,7 +135,9 @@ function renderSeat(view, seat, ctx) {
   if (seat === view.dealer) parts.push(t("dealer"));
   if (view.barrel?.[seat]?.on) parts.push(t("barrel"));
   if (view.bolts?.[seat]) parts.push(t("bolts", { n: view.bolts[seat] }));
-  if (status.textContent) parts.push(status.textContent);
+  if (seat === view.declarer && (view.contract || view.bid)) {
+    parts.push(`${view.contract ? t("contract") : t("bid")} ${view.contract ?? view.bid}`);
+  } else if (status.textContent && status.textContent !== "…") parts.push(status.textContent);
   if (seat === view.turn) parts.push(seat === thinking ? t("thinking", { name: names[seat] }) : t("turn.of", { name: names[seat] }));
   panel.setAttribute("aria-label", parts.join(", "));
   return panel;
