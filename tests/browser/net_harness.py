@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 RELAY_DIR = ROOT / ".cache" / "net-relay"
@@ -140,6 +141,18 @@ class Table:
             if button.count():
                 button.click()
 
+    def click(self, page: Page, selector: str, tries: int = 15) -> None:
+        """Click through the UI; a hand's summary that opens meanwhile is closed first."""
+        for _ in range(tries - 1):
+            self.close_dialogs(page)
+            try:
+                page.click(selector, timeout=2_000)
+                return
+            except PlaywrightTimeout:
+                continue
+        self.close_dialogs(page)
+        page.click(selector, timeout=2_000)
+
     def act_once(self, page: Page) -> bool:
         """If it is this page's turn, make one legal move through the UI; True if it did."""
         self.close_dialogs(page)
@@ -165,22 +178,24 @@ class Table:
                 page.wait_for_function(
                     "n => document.querySelectorAll('.give-slot.filled').length >= n", arg=k + 1
                 )
-            page.click('[data-action="confirm-give"]')
+            self.click(page, '[data-action="confirm-give"]')
             # The page sends one give per card; wait for all of them.
             page.wait_for_function("thousand.view.phase !== 'talon'", timeout=30_000)
             return True
         elif phase == "play":
             plays = [a for a in legal if a.startswith("play ") and not a.endswith(" declare")]
             card = (plays or legal)[0].split()[1]
-            page.click(f'#hand [data-card="{card}"]')
+            self.click(page, f'#hand [data-card="{card}"]')
             self.close_dialogs(page)
         else:
             for choice in ("pass", "decline", "look"):
                 if choice in legal:
-                    page.click(f'#actions [data-action="{choice}"]')
+                    self.click(page, f'#actions [data-action="{choice}"]')
                     break
             else:
-                page.click("#actions [data-action^='contract '], #actions [data-action^='bid ']")
+                self.click(
+                    page, "#actions [data-action^='contract '], #actions [data-action^='bid ']"
+                )
         page.wait_for_function(
             "before => JSON.stringify(thousand.view) !== before", arg=before, timeout=30_000
         )
