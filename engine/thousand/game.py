@@ -154,6 +154,9 @@ class Game:
         self.ace_marriage_by: int | None = None
         self.trump: int | None = None
         self.trump_by: int | None = None
+        self.last_action: dict[str, Any] | None = None
+        self._last_trick_winner: int | None = None
+        """The latest action with the trick it completed; the hand may already be over."""
 
     @classmethod
     def new(
@@ -668,6 +671,12 @@ class Game:
             raise IllegalAction(self._why_illegal(act))
         self.log.append(str(act))
         s = self.turn
+        hand_before = self.hand_no
+        completed = len(self.tricks)
+        trick_before = list(self.trick)
+        hidden_from_others = (isinstance(act, Give) and self._give_face_down()) or isinstance(
+            act, Discard
+        )
         if isinstance(act, Dark):
             self.dark = True
             self.bids = [(s, COMPULSORY_BID)]
@@ -714,6 +723,20 @@ class Game:
             self._abandon(act)
         elif isinstance(act, Play):
             self._play(s, act)
+        trick = None
+        if isinstance(act, Play) and (len(self.tricks) > completed or self.hand_no > hand_before):
+            # The trick this card completed, even when the hand was scored at once.
+            cards = [*trick_before, (s, act.card)]
+            winner = self._last_trick_winner
+            trick = {"cards": [[seat, card_text(c)] for seat, c in cards], "winner": winner}
+        self.last_action = {
+            "seat": s,
+            "action": str(act),
+            "trick": trick,
+            "hand_over": self.hand_no > hand_before or self.phase == OVER,
+            "to": act.seat if isinstance(act, Give) else None,
+            "hidden": hidden_from_others,
+        }
         return act
 
     def _advance_bidding(self) -> None:
@@ -814,6 +837,7 @@ class Game:
             self.turn = self._next(s)
             return
         winner = self._trick_winner()
+        self._last_trick_winner = winner
         for _, played in self.trick:
             self.won[winner] |= bit(played)
         self.trick_counts[winner] += 1
@@ -1272,6 +1296,7 @@ class Game:
             "sheet": [_copy_row(row) for row in self.sheet],
             "last_hand": _copy_row(self.sheet[-1]) if self.sheet else None,
             "winner": self.winner,
+            "last_action": self._last_action_for(seat),
             "rules": self.rules.to_dict(),
             "legal": (
                 [str(a) for a in self.legal_actions()]
@@ -1280,11 +1305,30 @@ class Game:
             ),
         }
 
-    def _sees_given(self, seat: int | None, to: int) -> bool:
+    def _give_face_down(self) -> bool:
         # A hidden talon (at 100, dark, golden) is passed face down too, or the
         # passed cards would show the other opponent part of it.
-        face_down = self.rules.pass_face_down or not self.talon_shown
-        return not face_down or seat in (to, self.declarer)
+        return bool(self.rules.pass_face_down) or not self.talon_shown
+
+    def _sees_given(self, seat: int | None, to: int) -> bool:
+        return not self._give_face_down() or seat in (to, self.declarer)
+
+    def _last_action_for(self, seat: int | None) -> dict[str, Any] | None:
+        """The last action as ``seat`` may know it: a card given face down or
+        discarded shows as ``??`` to everybody but its giver and receiver."""
+        last = self.last_action
+        if last is None:
+            return None
+        out = {k: v for k, v in last.items() if k not in ("to", "hidden")}
+        if last["hidden"] and (seat is None or seat not in (last["seat"], last["to"])):
+            verb, *rest = str(last["action"]).split()
+            out["action"] = " ".join([verb, "??", *rest[1:]])
+        if out["trick"] is not None:
+            out["trick"] = {
+                "cards": [list(x) for x in out["trick"]["cards"]],
+                "winner": out["trick"]["winner"],
+            }
+        return out
 
     # --- saving and copying ---------------------------------------------------------------
 

@@ -72,7 +72,10 @@ def card_tokens(obj: Any) -> set[str]:
 
 
 def view_cards(view: dict[str, Any]) -> set[str]:
-    return card_tokens({k: v for k, v in view.items() if k not in HIDDEN_KEYS})
+    skip = set(HIDDEN_KEYS)
+    if (view.get("last_action") or {}).get("hand_over"):
+        skip.add("last_action")  # the final trick of the hand before
+    return card_tokens({k: v for k, v in view.items() if k not in skip})
 
 
 def four_nines(cards: set[str]) -> bool:

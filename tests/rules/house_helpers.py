@@ -128,6 +128,8 @@ def finish(
 
 def view_cards(view: dict[str, Any], skip: tuple[str, ...] = ("sheet", "last_hand")) -> set[str]:
     """Every card text anywhere in a view, except under ``skip`` (past hands)."""
+    if (view.get("last_action") or {}).get("hand_over"):
+        skip = (*skip, "last_action")  # the final trick of the hand before
     shown = {k: v for k, v in view.items() if k not in skip}
     return set(CARD_RE.findall(json.dumps(shown)))
 
