@@ -8,10 +8,6 @@ package, and an error the engine raises (``IllegalAction`` above all)
 comes back to the page as ``{"error": {"type", "message"}}``, which
 engine.js turns into a rejected promise with that name.
 
-Besides the engine's own view, the bridge remembers the last action applied
-(who did what, and the trick it completed, since the engine clears a
-finished trick at once and deals the next hand when the last one ends), so
-the page can show and announce it; a card the seat may not see is left out.
 Computer seats think here too (``bot_act``), so the page never freezes.
 
 To add a call for the UI, add a function decorated with ``@method``.
@@ -29,7 +25,6 @@ from thousand import Game, IllegalAction, Rules
 
 METHODS: dict[str, Callable[..., Any]] = {}
 _game: Game | None = None
-_last: dict[str, Any] | None = None
 
 
 def method(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -60,7 +55,7 @@ def new(options: dict[str, Any] | None = None) -> dict[str, Any]:
 
     ``rules`` changes options on top of ``preset`` (classic when absent).
     """
-    global _game, _last
+    global _game
     options = options or {}
     _game = Game.new(
         rules=_rules(options),
@@ -68,61 +63,13 @@ def new(options: dict[str, Any] | None = None) -> dict[str, Any]:
         deal=options.get("deal"),
         scores=options.get("scores"),
     )
-    _last = None
     return {"current_player": _game.current_player}
-
-
-def _last_for(seat: int | None, seen: dict[str, Any]) -> dict[str, Any] | None:
-    """The last action as ``seat`` may know it: a card given face down or discarded is hidden.
-
-    Whether ``seat`` saw a given card is read from its own view (``seen``),
-    so this follows the engine's rules for face-down passing.
-    """
-    if _last is None:
-        return None
-    out = dict(_last)
-    action = str(out["action"])
-    if action.startswith("give "):
-        to = action.split()[2]
-        given = seen.get("given") or []
-        if not given or given[-1][0] is None:
-            out["action"] = f"give ?? {to}"
-    elif action.startswith("discard ") and seat != out["seat"]:
-        out["action"] = "discard ??"
-    return out
 
 
 @method
 def view(seat: int | None) -> Any:
     """What one seat may see, with the actions it may take now, and ``last_action``."""
-    seen = _current().view(seat)
-    return {**seen, "last_action": _last_for(seat, seen)}
-
-
-def _apply(game: Game, action: str) -> None:
-    """Apply the current player's action and remember it, with any trick it completed."""
-    global _last
-    seat = game.current_player
-    before = game.view(None)
-    text = str(game.apply(action))
-    hand_over = game.hand_no + 1 != before["hand_no"] or game.phase == "over"
-    trick = None
-    if text.startswith("play "):
-        cards = [*before["trick"], [seat, text.split()[1]]]
-        if hand_over:
-            # The hand was scored and the next one dealt at once: the final
-            # trick's winner is the seat whose trick count went up in the row.
-            counts = game.sheet[-1].get("tricks") or before["trick_counts"]
-            gained = [counts[s] - before["trick_counts"][s] for s in range(game.players)]
-            trick = {"cards": cards, "winner": gained.index(max(gained))}
-        elif len(game.tricks) > len(before["tricks"]):
-            trick = {"cards": cards, "winner": game.tricks[-1][2]}
-    _last = {
-        "seat": seat,
-        "action": text,
-        "trick": trick,
-        "hand_over": hand_over,
-    }
+    return _current().view(seat)
 
 
 @method
@@ -135,7 +82,7 @@ def act(seat: int, action: str, view_seat: int | None = None) -> dict[str, Any]:
     if game.current_player != seat:
         who = "nobody" if game.current_player is None else f"seat {game.current_player}"
         raise IllegalAction(f"it is not seat {seat}'s turn: {who} is to move")
-    _apply(game, action)
+    game.apply(action)
     return _after(game, seat if view_seat is None else view_seat)
 
 
@@ -155,7 +102,7 @@ def bot_act(seat: int, level: str, seed: int, view_seat: int | None = None) -> d
     if game.current_player != seat:
         raise IllegalAction(f"it is not seat {seat}'s turn")
     action = choose(game.view(seat), level, seed)
-    _apply(game, action)
+    game.apply(action)
     return {"action": action, **_after(game, view_seat)}
 
 
@@ -163,7 +110,7 @@ def bot_act(seat: int, level: str, seed: int, view_seat: int | None = None) -> d
 def apply(action: str) -> dict[str, Any]:
     """Apply one action of the player to move; ``IllegalAction`` if it is not legal."""
     game = _current()
-    _apply(game, action)
+    game.apply(action)
     return {"current_player": game.current_player}
 
 
@@ -181,9 +128,8 @@ def save() -> str:
 @method
 def load(text: str) -> dict[str, Any]:
     """Load a game saved by ``save``; a corrupt or foreign text is a ValueError saying why."""
-    global _game, _last
+    global _game
     _game = Game.from_json(text)
-    _last = None
     return {"current_player": _game.current_player, "players": _game.players}
 
 
