@@ -1,0 +1,161 @@
+"""Play with friends: time to a seat, and the traffic of a hand, in real Chromium.
+
+This script owns the multiplayer benchmark. Like the browser tests it uses
+real parts only: the site built by build.py (into a temporary folder) and
+served on loopback, the local signalling relay (npm bittorrent-tracker,
+tests/browser/net_relay.mjs), headless Chromium, and WebRTC between the
+browser contexts with host candidates only. It prints
+
+- the time from opening the table's link to being seated in the lobby:
+  each run is a fresh browser context (a friend's first visit: nothing
+  cached) that opens the link and waits until the lobby shows its seat;
+  the host then frees the seat for the next run. Median (and range) over
+  ``--runs`` runs, measured in the page (navigation start to seated) and
+  from the test's side (from ``goto`` to seated);
+- messages and bytes per hand: a host and two guests then play
+  ``--hands`` whole hands through the UI (the host's two opponents are
+  people, so every move crosses the network), and every message each peer
+  sends is counted: the host's signed envelopes (one per recipient) and
+  the guests' actions and seeds. Bytes are the JSON texts handed to the
+  transport; WebRTC's own framing and encryption come on top.
+
+    python bench/multiplayer.py [--runs 5] [--hands 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+from net_harness import Table, init_script, relay  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from site_harness import CHROMIUM, CHROMIUM_ARGS, build  # noqa: E402
+
+SEATED = "() => document.querySelector('#net-lobby[data-seated=true]') ? performance.now() : false"
+STATS = "({...thousand.session.transport.stats})"
+# In the lobby the page has no session yet (it gets one at the start): read the guest's record.
+MY_SEAT = """() => {
+  const key = Object.keys(localStorage).find((k) => k.startsWith("thousand:net:guest:"));
+  return JSON.parse(localStorage.getItem(key)).seat;
+}"""
+
+
+def time_to_seat(browser: Browser, table: Table, runs: int) -> tuple[list[float], list[float]]:
+    """Fresh contexts open the link one after another; seconds to seated (page, outside)."""
+    in_page: list[float] = []
+    outside: list[float] = []
+    for _ in range(runs):
+        ctx = browser.new_context()
+        ctx.add_init_script(init_script(table.relay_url))
+        page = ctx.new_page()
+        start = time.monotonic()
+        page.goto(table.guest_url())
+        at = page.wait_for_function(SEATED, timeout=120_000).json_value()
+        outside.append(time.monotonic() - start)
+        in_page.append(at / 1000)
+        seat = page.evaluate(MY_SEAT)
+        # The host frees the seat through the lobby's Remove button.
+        table.host.click(f'#net-seats li[data-seat="{seat}"] .net-remove')
+        table.host.wait_for_selector(f'#net-seats li[data-seat="{seat}"][data-status=empty]')
+        ctx.close()
+    return in_page, outside
+
+
+def snapshot(table: Table) -> list[dict[str, int]]:
+    return [page.evaluate(STATS) for page in table.pages]
+
+
+def kinds(table: Table) -> Counter[str]:
+    """What the guests were sent, by message type (their own log of signed host messages):
+    counts under the type, bytes under "type bytes"."""
+    count: Counter[str] = Counter()
+    for page in table.guests:
+        for m in page.evaluate("thousand.session.received"):
+            count[m["t"]] += 1
+            count[f"{m['t']} bytes"] += m["size"]
+    return count
+
+
+def traffic(table: Table, hands: int) -> dict[str, Any]:
+    """Play the first hand, then count what crosses the network over the next `hands` hands."""
+    table.play_until(lambda: table.hand_no(table.host) >= 2, limit=1000)
+    before, kinds_before = snapshot(table), kinds(table)
+    step = "thousand.session.state.step"
+    steps_before = table.host.evaluate(step)
+    first = table.hand_no(table.host)
+    table.play_until(lambda: table.hand_no(table.host) >= first + hands, limit=1000 * hands)
+    after, kinds_after = snapshot(table), kinds(table)
+    steps = table.host.evaluate(step) - steps_before
+    d = [{k: a[k] - b[k] for k in a} for a, b in zip(after, before, strict=True)]
+    return {
+        "host_msgs": d[0]["sent"] / hands,
+        "host_bytes": d[0]["sentBytes"] / hands,
+        "guest_msgs": sum(x["sent"] for x in d[1:]) / hands,
+        "guest_bytes": sum(x["sentBytes"] for x in d[1:]) / hands,
+        "kinds": {k: (kinds_after[k] - kinds_before[k]) / hands for k in kinds_after},
+        "moves": steps / hands,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="joins to time (default 5)")
+    parser.add_argument("--hands", type=int, default=3, help="hands to count (default 3)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = Path(tmp) / "dist"
+        print("building the site…", flush=True)
+        build.build(dist, quiet=True)
+        server, url = build.serve_in_thread(dist, "/")
+        try:
+            with relay() as relay_url, sync_playwright() as p:
+                launch: dict[str, Any] = {"args": CHROMIUM_ARGS}
+                if CHROMIUM.exists():
+                    launch["executable_path"] = str(CHROMIUM)
+                browser = p.chromium.launch(**launch)
+                table = Table(browser, url, relay_url)
+                table.open_host()
+                in_page, outside = time_to_seat(browser, table, args.runs)
+                for guest in table.guests:
+                    table.join(guest)
+                table.start()
+                t = traffic(table, args.hands)
+                table.close()
+                browser.close()
+        finally:
+            server.shutdown()
+
+    def line(xs: list[float]) -> str:
+        runs = ", ".join(f"{x:.2f}" for x in xs)
+        return f"median {statistics.median(xs):.2f} s (runs: {runs})"
+
+    print(f"\nlink opened → seated in the lobby, {args.runs} fresh contexts")
+    print(f"  in the page (navigation start → seated): {line(in_page)}")
+    print(f"  from outside (goto → seated):            {line(outside)}")
+    print(
+        f"\ntraffic per hand, mean of {args.hands} hands "
+        f" (host + 2 guests, {t['moves']:.0f} moves a hand)"
+    )
+    total_msgs = t["host_msgs"] + t["guest_msgs"]
+    total_bytes = t["host_bytes"] + t["guest_bytes"]
+    print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
+    print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
+    print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")
+    shown = ", ".join(
+        f"{k} {v:.1f}" for k, v in sorted(t["kinds"].items(), key=lambda kv: -kv[1]) if v
+    )
+    print(f"  host messages the guests accepted, by type: {shown}")
+
+
+if __name__ == "__main__":
+    main()
