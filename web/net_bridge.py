@@ -99,87 +99,31 @@ def _summary(game: Game) -> dict[str, Any]:
     }
 
 
-def _step(game: Game, action: str) -> dict[str, Any]:
-    """Apply the current player's action; returns the raw ``last_action`` record.
-
-    The record has the shape the offline bridge gives the UI (engine_bridge's
-    ``_apply``): ``{seat, action, trick: {cards, winner} | None, hand_over}``;
-    :func:`_last_for` hides from each seat what it may not see.
-    """
-    seat = game.current_player
-    before = game.view(None)
-    text = str(game.apply(action))
-    hand_over = game.hand_no + 1 != before["hand_no"] or game.phase == "over"
-    trick = None
-    if text.startswith("play "):
-        cards = [*before["trick"], [seat, text.split()[1]]]
-        if hand_over:
-            counts = game.sheet[-1].get("tricks") or before["trick_counts"]
-            gained = [counts[s] - before["trick_counts"][s] for s in range(game.players)]
-            trick = {"cards": cards, "winner": gained.index(max(gained))}
-        elif len(game.tricks) > len(before["tricks"]):
-            trick = {"cards": cards, "winner": game.tricks[-1][2]}
-    return {
-        "seat": seat,
-        "action": text,
-        "trick": trick,
-        "hand_over": hand_over,
-    }
-
-
-def _last_for(
-    last: dict[str, Any] | None, seat: int, seen: dict[str, Any]
-) -> dict[str, Any] | None:
-    """The last action as ``seat`` may know it: a face-down card given or discarded is hidden.
-
-    Whether ``seat`` saw a given card is read from its own view (``seen``),
-    so this follows the engine's rules for face-down passing (a hidden
-    talon's cards pass face down too), as engine_bridge does offline.
-    """
-    if last is None:
-        return None
-    out = dict(last)
-    action = str(out["action"])
-    if action.startswith("give "):
-        to = action.split()[2]
-        given = seen.get("given") or []
-        if not given or given[-1][0] is None:
-            out["action"] = f"give ?? {to}"
-    elif action.startswith("discard ") and seat != out["seat"]:
-        out["action"] = "discard ??"
-    return out
-
-
-def _seat_view(game: Game, seat: int, last: dict[str, Any] | None) -> dict[str, Any]:
-    seen = game.view(seat)
-    return {**seen, "last_action": _last_for(last, seat, seen)}
-
-
-_last: dict[str, Any] | None = None
+def _seat_view(game: Game, seat: int) -> dict[str, Any]:
+    """One seat's view; its ``last_action`` (the engine's) hides a face-down card."""
+    return game.view(seat)
 
 
 def _state(game: Game) -> dict[str, Any]:
     """The summary plus every seat's own view: what the host hands out after a change."""
-    return {**_summary(game), "views": [_seat_view(game, s, _last) for s in range(game.players)]}
+    return {**_summary(game), "views": [_seat_view(game, s) for s in range(game.players)]}
 
 
 @method
 def net_host_new(rules: dict[str, Any], seed: str) -> dict[str, Any]:
     """Start the host's network game; ``seed`` is deal 0's fair seed."""
-    global _host, _last
+    global _host
     if not _is_seed(seed):
         raise ValueError("a deal seed is 64 lowercase hex digits")
     _host = Game.new(rules=Rules.from_dict(rules), seed=seed)
-    _last = None
     return _state(_host)
 
 
 @method
 def net_host_load(text: str) -> dict[str, Any]:
     """Resume the host's network game from :func:`net_host_save`'s text."""
-    global _host, _last
+    global _host
     _host = Game.from_json(text)
-    _last = None
     return _state(_host)
 
 
@@ -223,7 +167,6 @@ def net_host_would_deal(seat: int, action: str) -> bool:
 @method
 def net_host_apply(seat: int, action: str) -> dict[str, Any]:
     """Apply ``seat``'s action; ``NotYourTurn`` or ``IllegalAction`` change nothing."""
-    global _last
     game = _game()
     if not isinstance(seat, int) or isinstance(seat, bool) or seat != game.current_player:
         turn = game.current_player
@@ -232,7 +175,7 @@ def net_host_apply(seat: int, action: str) -> dict[str, Any]:
         )
     if not isinstance(action, str):
         raise IllegalAction("an action is a text such as 'bid 110'")
-    _last = _step(game, action)
+    game.apply(action)
     return _state(game)
 
 
@@ -339,11 +282,10 @@ def net_audit(req: dict[str, Any]) -> dict[str, Any]:
         by_step.setdefault(int(obs["step"]), []).append(obs["view"])
     log = list(req.get("log") or [])
     checked = 0
-    last: dict[str, Any] | None = None
     for step in range(len(log) + 1):
         if step > 0:
             try:
-                last = _step(game, log[step - 1])
+                game.apply(log[step - 1])
             except (IllegalAction, ValueError) as e:
                 problems.append(
                     f"action {step} of the revealed log ({log[step - 1]}) is illegal: {e}"
@@ -353,7 +295,7 @@ def net_audit(req: dict[str, Any]) -> dict[str, Any]:
             if game.next_deal_number - 1 != k:
                 problems.append(f"a view of deal {k + 1} was sent at step {step}, in another deal")
                 continue
-            want = json.loads(json.dumps(_seat_view(game, seat, last)))
+            want = json.loads(json.dumps(_seat_view(game, seat)))
             if seen.get("last_action") is None:
                 # A host that reloaded sends its first views with no last action.
                 want["last_action"] = seen.get("last_action")
