@@ -151,8 +151,9 @@ def main() -> None:
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")
+    by_kind = sorted(((k, v) for k, v in t["kinds"].items() if " " not in k), key=lambda kv: -kv[1])
     shown = ", ".join(
-        f"{k} {v:.1f}" for k, v in sorted(t["kinds"].items(), key=lambda kv: -kv[1]) if v
+        f"{k} {v:.1f} ({t['kinds'][f'{k} bytes'] / 1024:.1f} KiB)" for k, v in by_kind if v
     )
     print(f"  host messages the guests accepted, by type: {shown}")
 
