@@ -43,14 +43,15 @@ export function marksNode(marks) {
   return span;
 }
 
-function cell(tag, text, className = "") {
+/** A table cell (or any element) with text and a class. */
+export function cell(tag, text, className = "") {
   const c = document.createElement(tag);
   if (className) c.className = className;
   if (text !== undefined) c.textContent = text;
   return c;
 }
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
+export const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /** The whole sheet as a table; `names` by seat. */
 export function renderSheet(sheet, names) {

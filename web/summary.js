@@ -5,16 +5,7 @@
  */
 import { cardShort } from "./cards.js";
 import { language, t } from "./i18n.js";
-import { marksNode } from "./sheet.js";
-
-function cell(tag, text, className = "") {
-  const c = document.createElement(tag);
-  if (className) c.className = className;
-  if (text !== undefined) c.textContent = text;
-  return c;
-}
-
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
+import { cell, marksNode, signed } from "./sheet.js";
 
 // The engine states redeal reasons in English; these are their Russian words.
 const REASONS_RU = [

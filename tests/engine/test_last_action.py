@@ -5,6 +5,18 @@ from __future__ import annotations
 from thousand import Game
 
 
+def playing_at_100(seed: int) -> Game:
+    """A game whose first hand won at 100, gave its last cards and named 100."""
+    g = Game.new(seed=seed)
+    g.apply("pass")
+    g.apply("pass")
+    declarer = g.current_player
+    for opp in ((declarer + 1) % 3, (declarer + 2) % 3):
+        g.apply(f"give {g.view(declarer)['hand'][-1]} {opp}")
+    g.apply("contract 100")
+    return g
+
+
 def test_a_face_down_give_shows_its_card_only_to_giver_and_receiver() -> None:
     g = Game.new(seed=11)
     first = g.first_hand
@@ -21,13 +33,7 @@ def test_a_face_down_give_shows_its_card_only_to_giver_and_receiver() -> None:
 
 
 def test_the_final_trick_is_reported_after_the_next_hand_is_dealt() -> None:
-    g = Game.new(seed=3)
-    g.apply("pass")
-    g.apply("pass")
-    declarer = g.current_player
-    for opp in ((declarer + 1) % 3, (declarer + 2) % 3):
-        g.apply(f"give {g.view(declarer)['hand'][-1]} {opp}")
-    g.apply("contract 100")
+    g = playing_at_100(seed=3)
     while g.hand_no == 0:
         g.apply(g.legal_actions()[0])
     last = g.view(0)["last_action"]
@@ -41,13 +47,7 @@ def test_the_final_trick_is_reported_after_the_next_hand_is_dealt() -> None:
 
 
 def test_a_completed_trick_mid_hand_names_its_winner() -> None:
-    g = Game.new(seed=5)
-    g.apply("pass")
-    g.apply("pass")
-    declarer = g.current_player
-    for opp in ((declarer + 1) % 3, (declarer + 2) % 3):
-        g.apply(f"give {g.view(declarer)['hand'][-1]} {opp}")
-    g.apply("contract 100")
+    g = playing_at_100(seed=5)
     for _ in range(3):
         g.apply(g.legal_actions()[0])
     last = g.view(1)["last_action"]
