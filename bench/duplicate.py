@@ -102,8 +102,21 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--start", type=int, default=0, help="index of the first deal")
     ap.add_argument("--json", help="also write the per-deal results here")
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="print the figures of earlier --json runs together, playing nothing",
+    )
     args = ap.parse_args()
     bots = args.bots.split(",")
+    if args.merge:
+        merged: list[dict[str, Any]] = []
+        for path in args.merge:
+            with open(path) as f:
+                merged.extend(json.load(f))
+        summary(merged, bots, args, 0.0)
+        return
     tasks = [
         (i, bots, args.preset, args.scores) for i in range(args.start, args.start + args.deals)
     ]
@@ -122,10 +135,16 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f)
+    summary(results, bots, args, time.perf_counter() - started)
+
+
+def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: float) -> None:
     n = len(results)
+    if len({r["index"] for r in results}) != n:
+        raise SystemExit("the same deal appears twice")
     print(
         f"duplicate: {n} deals x {math.factorial(len(bots))} seatings, preset {args.preset}, "
-        f"scores {args.scores}, bots {', '.join(bots)}; {time.perf_counter() - started:.0f} s"
+        f"scores {args.scores}, bots {', '.join(bots)}; {seconds:.0f} s"
     )
     print("mean match points per hand (95% CI):")
     for b in dict.fromkeys(bots):
