@@ -131,15 +131,22 @@ def overflow(page: Page) -> int:
 def unreachable_controls(page: Page) -> list[str]:
     """Visible buttons, inputs and selects that cannot be scrolled fully into the window."""
     return page.evaluate(  # type: ignore[no-any-return]
-        """() => {
+        """async () => {
             const bad = [];
             const root = document.querySelector('dialog[open]') ?? document;
             const controls = 'button, input, select, textarea, summary, a[href]';
+            const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+            await frame();  // a dialog just opened lays out before it is measured
             for (const el of root.querySelectorAll(controls)) {
                 const box = el.getBoundingClientRect();
                 if (!box.width || !box.height || el.closest('[hidden]')) continue;
                 el.scrollIntoView({block: 'center', inline: 'center'});
-                const r = el.getBoundingClientRect();
+                let r = el.getBoundingClientRect();
+                if (r.top < -1 || r.bottom > innerHeight + 1) {
+                    await frame();
+                    el.scrollIntoView({block: 'center', inline: 'center'});
+                    r = el.getBoundingClientRect();
+                }
                 const out = r.left < -1 || r.right > innerWidth + 1;
                 if (out || r.top < -1 || r.bottom > innerHeight + 1) {
                     const what = el.textContent.trim().slice(0, 30) || el.id;
