@@ -4,9 +4,9 @@ This module owns the bots' yardstick: a hand's score changes turned into a
 match value for one seat — its own new score against the mean of the
 others', with the match rules that bend it: the barrel (бочка) where a made
 contract wins the match and a failed one falls, defenders on the barrel
-scoring nothing, the score cap at the barrel, the samosval (самосвал) at 555,
-and the cost of a third bolt (болт). Decisions compare these values, not raw
-hand points.
+scoring nothing, the score cap at the barrel, and the samosval (самосвал) at
+555. Decisions compare these values, not raw hand points. Bolts (болт) are
+not modelled yet: the search does not track who takes a trick.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ class MatchContext:
     order: list[int]
     scores: list[int]
     on_barrel: list[bool]
-    bolts: list[int]
     rules: dict[str, Any]
 
     @classmethod
@@ -38,7 +37,6 @@ class MatchContext:
             order=order,
             scores=[int(x) for x in view.get("scores") or [0] * n],
             on_barrel=[bool(b.get("on")) for b in barrel],
-            bolts=[int(x) for x in view.get("bolts") or [0] * n],
             rules=dict(view.get("rules") or {}),
         )
 
@@ -70,13 +68,6 @@ class MatchContext:
         others = [values[s] for s in self.order if s != self.seat]
         mean = sum(others) / len(others) if others else 0.0
         return values[self.seat] - mean
-
-    def bolt_cost(self, s: int) -> float:
-        """Expected cost of one more bolt for seat ``s`` (a third one costs the penalty)."""
-        if self.on_barrel[s] or self.rules.get("bolt_mode", "total") == "off":
-            return 0.0
-        penalty = float(self.rules.get("penalty", 120))
-        return penalty if self.bolts[s] >= 2 else penalty / 3
 
     # --- outcomes of one hand ---------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""Tests of the search parts of the strong bot: the solver against brute force, the
+view reader, and the match value."""
+
+from __future__ import annotations
+
+import random
+
+from thousand import Game
+from thousand.bots.knowledge import read_view
+from thousand.bots.sampling import sample_deals
+from thousand.bots.solver import Solver
+from thousand.bots.value import WIN_VALUE, MatchContext
+from thousand.cards import MARRIAGE_VALUES, RANK_POINTS, SUIT_MASKS, mask_of
+
+
+def brute(hands: list[int], leader: int, trump: int, eligible: int, declarer: int) -> int:
+    """Minimax over every card, no pruning; marriages declared when possible, as the solver."""
+
+    def lead(h: list[int], who: int, t: int, elig: int) -> int:
+        if not h[who]:
+            return 0
+        values = []
+        for c in range(24):
+            if not h[who] >> c & 1:
+                continue
+            tt, gain, suit = t, 0, c // 6
+            pair = h[who] >> (suit * 6 + 2) & 1 and h[who] >> (suit * 6 + 3) & 1
+            if elig >> who & 1 and c % 6 in (2, 3) and pair:
+                tt = suit
+                gain = MARRIAGE_VALUES[suit] if who == declarer else 0
+            h2 = list(h)
+            h2[who] ^= 1 << c
+            values.append(gain + follow(h2, [(who, c)], tt, elig))
+        return max(values) if who == declarer else min(values)
+
+    def follow(h: list[int], trick: list[tuple[int, int]], t: int, elig: int) -> int:
+        seat = (trick[-1][0] + 1) % 3
+        hand = h[seat]
+        legal = hand & SUIT_MASKS[trick[0][1] // 6]
+        if not legal and t >= 0:
+            legal = hand & SUIT_MASKS[t]
+        legal = legal or hand
+        values = []
+        for c in range(24):
+            if not legal >> c & 1:
+                continue
+            h2 = list(h)
+            h2[seat] ^= 1 << c
+            now = [*trick, (seat, c)]
+            if len(now) < 3:
+                values.append(follow(h2, now, t, elig))
+                continue
+            best_seat, best = now[0]
+            for s, x in now[1:]:
+                if (x // 6 == best // 6 and x > best) or (x // 6 == t and best // 6 != t):
+                    best_seat, best = s, x
+            pts = sum(RANK_POINTS[x % 6] for _, x in now)
+            gain = pts if best_seat == declarer else 0
+            values.append(gain + lead(h2, best_seat, t, elig | 1 << best_seat))
+        return max(values) if seat == declarer else min(values)
+
+    return lead(list(hands), leader, trump, eligible)
+
+
+def test_solver_matches_brute_force_on_small_endings() -> None:
+    rng = random.Random(5)
+    close = 0
+    for _ in range(120):
+        cards = list(range(24))
+        rng.shuffle(cards)
+        size = rng.choice([2, 3, 4])
+        hands = [sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(3)]
+        trump = rng.choice([-1, 0, 1, 2, 3])
+        eligible, declarer, leader = rng.randrange(8), rng.randrange(3), rng.randrange(3)
+        exact = brute(hands, leader, trump, eligible, declarer)
+        t = None if trump < 0 else trump
+        value = Solver([0, 1, 2], declarer).solve(hands, leader, t, eligible)
+        # Runs of equivalent cards are searched at their ends only, which can
+        # cost a point or two of card value, never a trick.
+        assert abs(value - exact) <= 4
+        close += value == exact
+        target = rng.randrange(0, 50)
+        reaches = Solver([0, 1, 2], declarer).reaches(hands, leader, t, eligible, target)
+        assert reaches == (value >= target)
+    assert close >= 115
+
+
+def test_view_reader_sees_voids_and_known_cards() -> None:
+    deal = {
+        "dealer": 0,
+        "hands": [
+            ["TC", "KC", "QC", "JC", "TD", "KD", "QD"],
+            ["AS", "AC", "KH", "QH", "AH", "TH", "AD"],
+            ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
+        ],
+        "talon": ["9C", "9D", "JD"],
+    }
+    game = Game.new(deal=deal, seed=1)
+    # Seat 1 wins the bidding at 110, so the talon is shown to everybody.
+    moves = ("pass", "bid 105", "bid 110", "pass", "give JD 0", "give 9C 2", "contract 110")
+    for action in moves:
+        game.apply(action)
+    for action in ("play AS", "play 9S", "play JC"):
+        game.apply(action)
+    k = read_view(game.view(2))
+    # Seat 0 showed no spade; seat 1 holds the rest of the shown talon.
+    assert k.void[0] & SUIT_MASKS[0] == SUIT_MASKS[0]
+    assert k.known[1] & mask_of(["9D"]) and k.known[0] & mask_of(["JD"])
+    assert not k.pool & (k.hand | k.played)
+    for d in sample_deals(k, 20, random.Random(1), game.rules.to_dict()):
+        assert not d.hands[0] & SUIT_MASKS[0]
+        assert d.hands[1] & mask_of(["9D"])
+        assert d.hands[0] | d.hands[1] | d.hands[2] | k.played == (1 << 24) - 1
+
+
+def test_match_value_knows_the_barrel_and_samosval() -> None:
+    rules = {"barrel_at": 880, "penalty": 120, "samosval": True}
+    ctx = MatchContext(0, [0, 1, 2], [880, 500, 500], [True, False, False], rules)
+    win = ctx.play_outcome(0, 120, 130.0)
+    fall = ctx.play_outcome(0, 120, 100.0)
+    # Winning the match dwarfs everything; a failure drops the barrel player to 760.
+    assert win > WIN_VALUE / 2 and fall < 880 - 500
+    ctx = MatchContext(1, [0, 1, 2], [300, 535, 300], [False] * 3, rules)
+    # Seat 1 at 535 taking 20 as a defender lands on 555 and falls to 0.
+    assert ctx.play_outcome(0, 100, 80.0) < ctx.play_outcome(0, 100, 70.0)
