@@ -44,6 +44,9 @@ RANK_SHORT = ("9", "J", "Q", "K", "10", "A")
 RANK_POINTS = (0, 2, 3, 4, 10, 11)
 """Card points by rank: 9 → 0, J → 2, Q → 3, K → 4, 10 → 10, A → 11."""
 
+CARD_POINTS = tuple(RANK_POINTS[c % 6] for c in range(24))
+"""Card points by card index."""
+
 MARRIAGE_VALUES = (40, 60, 80, 100)
 """Marriage (марьяж) value by suit: ♠ 40, ♣ 60, ♦ 80, ♥ 100."""
 
@@ -108,7 +111,13 @@ def iter_cards(cards: CardSet) -> Iterator[Card]:
 
 
 def cards_of(cards: CardSet) -> list[Card]:
-    return list(iter_cards(cards))
+    """The cards of a set as a list, lowest index first (a plain loop: search calls it a lot)."""
+    out = []
+    while cards:
+        low = cards & -cards
+        out.append(low.bit_length() - 1)
+        cards ^= low
+    return out
 
 
 def highest(cards: CardSet) -> Card:

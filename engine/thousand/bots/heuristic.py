@@ -16,33 +16,20 @@ from typing import Any
 
 from ..cards import (
     ACE,
+    CARD_POINTS,
     KING,
     MARRIAGE_VALUES,
     QUEEN,
-    RANK_POINTS,
     SUIT_MASKS,
     TEN,
     card,
     card_text,
+    cards_of,
     parse_card,
+    points,
 )
 from .knowledge import Knowledge, legal_plays, play_text, read_view
 from .solver import marriage_pairs
-
-_POINTS = tuple(RANK_POINTS[c % 6] for c in range(24))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _points(mask: int) -> int:
-    return sum(_POINTS[c] for c in _bits(mask))
 
 
 def _marriage_value(hand: int) -> int:
@@ -90,7 +77,7 @@ def estimate(hand: int, with_talon: bool = True) -> float:
 
 def crude_estimate(hand: int) -> float:
     """The easy level's valuation: card points and marriages, plus the talon's average."""
-    return 30.0 + 0.8 * _points(hand) + _marriage_value(hand)
+    return 30.0 + 0.8 * points(hand) + _marriage_value(hand)
 
 
 def _round_down5(x: float) -> int:
@@ -123,7 +110,7 @@ def _keep_score(hand: int, c: int) -> float:
     s, r = c // 6, c % 6
     suit = hand & SUIT_MASKS[s]
     length = suit.bit_count()
-    score = float(_POINTS[c])
+    score = float(CARD_POINTS[c])
     if r in (KING, QUEEN) and marriage_pairs(hand) >> (6 * s) & 1:
         score += 40 + MARRIAGE_VALUES[s] / 4
     if r == ACE:
@@ -137,7 +124,7 @@ def _keep_score(hand: int, c: int) -> float:
 
 def give_plan(hand: int, opponents: list[int], count: int = 1) -> list[list[tuple[int, int]]]:
     """Up to ``count`` candidate ways to give one card to each opponent, best first."""
-    ranked = sorted(_bits(hand), key=lambda c: (_keep_score(hand, c), c))
+    ranked = sorted(cards_of(hand), key=lambda c: (_keep_score(hand, c), c))
     pool = ranked[: max(len(opponents) + 2, 4)]
     plans: list[list[tuple[int, int]]] = []
     if len(opponents) == 1:
@@ -148,7 +135,7 @@ def give_plan(hand: int, opponents: list[int], count: int = 1) -> list[list[tupl
         pairs.sort(key=lambda p: _keep_score(hand, p[0]) + _keep_score(hand, p[1]))
         for a, b in pairs:
             # The lower card goes to the seat that plays right after the declarer.
-            lo, hi = (a, b) if _POINTS[a] <= _POINTS[b] else (b, a)
+            lo, hi = (a, b) if CARD_POINTS[a] <= CARD_POINTS[b] else (b, a)
             plans.append([(lo, opponents[0]), (hi, opponents[1])])
             plans.append([(hi, opponents[0]), (lo, opponents[1])])
     return plans[:count]
@@ -237,7 +224,7 @@ def _lead(k: Knowledge, cards: list[int], out: int, counting: bool) -> int:
         trumps = [c for c in safe if c // 6 == trump]
         if trumps and k.seat == k.declarer:
             return max(trumps)
-        return max(safe, key=lambda c: (_POINTS[c], c))
+        return max(safe, key=lambda c: (CARD_POINTS[c], c))
     if not counting:
         return max(cards, key=lambda c: (c % 6, c))
     # Lead low from the longest side suit, keeping marriage cards home.
@@ -250,7 +237,7 @@ def _lead(k: Knowledge, cards: list[int], out: int, counting: bool) -> int:
 
     def lead_key(c: int) -> tuple[int, int, int]:
         length = (k.hand & SUIT_MASKS[c // 6]).bit_count()
-        return (_POINTS[c], -length, c)
+        return (CARD_POINTS[c], -length, c)
 
     return min(candidates, key=lead_key)
 
@@ -269,7 +256,7 @@ def _follow(
     partner_winning = d is not None and me != d and win_seat not in (me, d)
     winners = [c for c in cards if _beats(c, win_card, trump)]
     losers = [c for c in cards if c not in winners]
-    cheap_loser = min(losers or cards, key=lambda c: (_POINTS[c], c))
+    cheap_loser = min(losers or cards, key=lambda c: (CARD_POINTS[c], c))
     if counting and partner_winning and not last and losers:
         # Defenders score their own points (each defender is paid separately), so
         # a trick is worth taking from the partner — unless only a card the
@@ -280,13 +267,13 @@ def _follow(
     if not winners:
         return cheap_loser
     if last:
-        return min(winners, key=lambda c: (_POINTS[c], c))
+        return min(winners, key=lambda c: (CARD_POINTS[c], c))
     if counting:
         sure = [
             c for c in winners if _is_master(c, out) and not _may_ruff(k, k.trick_next(), c, trump)
         ]
         if sure:
-            return min(sure, key=lambda c: (_POINTS[c], c))
+            return min(sure, key=lambda c: (CARD_POINTS[c], c))
     return max(winners, key=lambda c: (c % 6, c))
 
 
@@ -324,7 +311,7 @@ def choose_heuristic(view: dict[str, Any], level: str, rng: random.Random) -> st
             if counting:
                 plans = give_plan(k.hand, opponents, 1)
             else:
-                low = sorted(_bits(k.hand), key=lambda c: (_POINTS[c], c))
+                low = sorted(cards_of(k.hand), key=lambda c: (CARD_POINTS[c], c))
                 plans = [list(zip(low, opponents, strict=False))]
             action = _give_action(view, plans[0]) if plans else None
             if action:

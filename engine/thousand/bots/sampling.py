@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import MARRIAGE_VALUES
+from ..cards import MARRIAGE_VALUES, cards_of
 from .knowledge import Knowledge
 from .solver import marriage_pairs
 
@@ -33,15 +33,6 @@ class Deal:
     weight: float = 1.0
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _marriage_total(hand: int) -> int:
     pairs = marriage_pairs(hand)
     return sum(MARRIAGE_VALUES[s] for s in range(4) if pairs >> (6 * s) & 1)
@@ -55,7 +46,7 @@ def _assign(k: Knowledge, rng: random.Random, use_voids: bool) -> Deal | None:
         sinks.append(DEAD)
         need[DEAD] = k.dead
         allowed[DEAD] = -1
-    cards = _bits(k.pool)
+    cards = cards_of(k.pool)
     rng.shuffle(cards)
     # Most constrained cards first, so voids rarely dead-end the deal.
     cards.sort(key=lambda c: sum(1 for s in sinks if allowed[s] >> c & 1))

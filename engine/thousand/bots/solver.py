@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import time
 
-from ..cards import MARRIAGE_VALUES, RANK_POINTS, SUIT_MASKS
+from ..cards import CARD_POINTS, MARRIAGE_VALUES, SUIT_MASKS, cards_of, points
 
 INF = 10_000
 _SUIT_LOW = 0x41041  # bit 0 of every suit: one bit per suit after a shift
-_POINTS = tuple(RANK_POINTS[c % 6] for c in range(24))
 _SUIT = tuple(c // 6 for c in range(24))
 
 
@@ -74,15 +73,6 @@ def reduce_moves(cards: int, remaining: int) -> int:
 def marriage_pairs(hand: int) -> int:
     """Bit ``6*suit`` set for every suit whose king and queen are both in ``hand``."""
     return (hand >> 3) & (hand >> 2) & _SUIT_LOW
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Solver:
@@ -157,7 +147,7 @@ class Solver:
                 _SUIT[card],
                 card,
                 leader,
-                _POINTS[card],
+                CARD_POINTS[card],
                 t,
                 eligible,
                 remaining ^ (1 << card),
@@ -166,9 +156,9 @@ class Solver:
             )
         led = _SUIT[trick[0][1]]
         best_seat, best = trick[0]
-        pts = _POINTS[best]
+        pts = CARD_POINTS[best]
         for s, c in trick[1:]:
-            pts += _POINTS[c]
+            pts += CARD_POINTS[c]
             if _SUIT[c] == _SUIT[best]:
                 if c > best:
                     best_seat, best = s, c
@@ -176,7 +166,7 @@ class Solver:
                 best_seat, best = s, c
         seat = self.next_seat[trick[-1][0]]
         h[seat] ^= 1 << card
-        pts += _POINTS[card]
+        pts += CARD_POINTS[card]
         if _SUIT[card] == _SUIT[best]:
             if card > best:
                 best_seat, best = seat, card
@@ -246,7 +236,7 @@ class Solver:
         # Quick bounds: the declarer can take at most every point left plus its
         # own marriages, and at least nothing.
         d = self.declarer
-        high = _mask_points(remaining) + _marriage_points(marriage_pairs(h[d]))
+        high = points(remaining) + _marriage_points(marriage_pairs(h[d]))
         if high <= alpha:
             return high
         if beta <= 0:
@@ -276,10 +266,10 @@ class Solver:
         may_declare = self.first_lead_declares or bool(eligible >> leader & 1)
         pairs = marriage_pairs(hand) if may_declare else 0
         others = remaining & ~hand
-        moves = _bits(reduce_moves(hand, remaining))
+        moves = cards_of(reduce_moves(hand, remaining))
         if pairs:
             # Both marriage cards stay candidates: either one declares.
-            for s6 in _bits(pairs):
+            for s6 in cards_of(pairs):
                 for c in (s6 + 2, s6 + 3):
                     if c not in moves:
                         moves.append(c)
@@ -288,9 +278,9 @@ class Solver:
             if c == best_move:
                 k = -1000
             elif others & SUIT_MASKS[_SUIT[c]] & ~((2 << c) - 1):
-                k = _POINTS[c]  # not a master: lead low
+                k = CARD_POINTS[c]  # not a master: lead low
             else:
-                k = -100 - _POINTS[c]  # a master: cash it
+                k = -100 - CARD_POINTS[c]  # a master: cash it
             keyed.append((k, c))
         keyed.sort()
         best_val = -INF if maximizing else INF
@@ -311,7 +301,7 @@ class Solver:
                 suit,
                 c,
                 leader,
-                _POINTS[c],
+                CARD_POINTS[c],
                 t,
                 eligible,
                 remaining ^ (1 << c),
@@ -371,7 +361,7 @@ class Solver:
         maximizing = seat == d
         last = k == self.n - 1
         if legal & (legal - 1):
-            moves = _bits(reduce_moves(legal, remaining))
+            moves = cards_of(reduce_moves(legal, remaining))
         else:
             moves = [legal.bit_length() - 1]
         if len(moves) > 1:
@@ -385,11 +375,11 @@ class Solver:
                 sc = _SUIT[c]
                 wins = c > best if sc == best_suit else sc == trump
                 if wins:
-                    key = _POINTS[c] - 50 if last else c % 6 - 40
+                    key = CARD_POINTS[c] - 50 if last else c % 6 - 40
                 elif partner_wins:
-                    key = -_POINTS[c]
+                    key = -CARD_POINTS[c]
                 else:
-                    key = _POINTS[c]
+                    key = CARD_POINTS[c]
                 keyed.append((key, c))
             keyed.sort()
             moves = [c for _, c in keyed]
@@ -405,7 +395,7 @@ class Solver:
                     nb, nbs = c, seat
             elif sc == trump:
                 nb, nbs = c, seat
-            np = pts + _POINTS[c]
+            np = pts + CARD_POINTS[c]
             if last:
                 gain = np if nbs == d else 0
                 v = gain + self._lead(nbs, trump, eligible | 1 << nbs, alpha - gain, beta - gain)
@@ -428,18 +418,6 @@ class Solver:
                     if alpha >= beta:
                         break
         return best_val
-
-
-_SUIT_PATTERN_POINTS = tuple(sum(RANK_POINTS[r] for r in range(6) if p >> r & 1) for p in range(64))
-
-
-def _mask_points(cards: int) -> int:
-    return (
-        _SUIT_PATTERN_POINTS[cards & 63]
-        + _SUIT_PATTERN_POINTS[cards >> 6 & 63]
-        + _SUIT_PATTERN_POINTS[cards >> 12 & 63]
-        + _SUIT_PATTERN_POINTS[cards >> 18 & 63]
-    )
 
 
 def _marriage_points(pairs: int) -> int:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import RANK_POINTS, card_text
+from ..cards import CARD_POINTS, card_text
 from .heuristic import (
     _fallback,
     _opponents_to_receive,
@@ -60,9 +60,6 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
-
-
-_POINTS = tuple(RANK_POINTS[c % 6] for c in range(24))
 
 
 class _Clock:
@@ -201,13 +198,13 @@ def _play(
     if k.seat != d and k.trick and len(k.trick) == len(k.order) - 1:
         # Last to a trick the declarer does not take: the defenders are paid
         # one by one, so a trick for this seat beats one for its partner.
-        pts = sum(_POINTS[c] for _, c in k.trick)
+        pts = sum(CARD_POINTS[c] for _, c in k.trick)
         for j, (c, _) in enumerate(moves):
             winner = _trick_winner([*k.trick, (k.seat, c)], k.trump)
             if winner == k.seat:
-                utilities[j] += pts + _POINTS[c]
+                utilities[j] += pts + CARD_POINTS[c]
             elif winner != d:
-                utilities[j] -= 0.5 * (pts + _POINTS[c])
+                utilities[j] -= 0.5 * (pts + CARD_POINTS[c])
     top = max(utilities)
     # Near-ties go to the counting heuristic's card: it knows about points and
     # partners where the samples cannot tell the cards apart.
