@@ -10,6 +10,7 @@ the host and the guests through the page's own UI and plays through it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -139,7 +140,9 @@ class Table:
         for name in ("summary", "declare"):
             button = page.locator(f"dialog[data-dialog={name}] .dialog-buttons button").first
             if button.count():
-                button.click()
+                # The dialog may close by itself in between (a new view replaces it).
+                with contextlib.suppress(PlaywrightTimeout):
+                    button.click(timeout=2_000)
 
     def click(self, page: Page, selector: str, tries: int = 15) -> None:
         """Click through the UI; a hand's summary that opens meanwhile is closed first."""
