@@ -101,48 +101,10 @@ def check_pip() -> None:
 
 def fetch_pyodide() -> Path:
     """The unpacked npm package pyodide@PYODIDE_VERSION, from the cache or npm."""
-    target = CACHE / f"pyodide-{PYODIDE_VERSION}"
-    if all((target / name).is_file() for name in PYODIDE_FILES):
-        return target
-    if shutil.which("npm") is None:
-        raise BuildError(
-            f"npm is not installed; it fetches the Pyodide runtime (npm package "
-            f"pyodide@{PYODIDE_VERSION}). Install Node.js with npm, e.g. "
-            f"`apt-get install nodejs npm`."
-        )
-    CACHE.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-        run(
-            [
-                "npm",
-                "pack",
-                f"pyodide@{PYODIDE_VERSION}",
-                "--pack-destination",
-                tmp,
-                "--loglevel=error",
-            ],
-            f"fetching pyodide@{PYODIDE_VERSION} from the npm registry",
-            "Check that the npm registry is reachable and that this version exists "
-            f"(`npm view pyodide@{PYODIDE_VERSION} version`).",
-            cwd=tmp,
-        )
-        tarballs = list(Path(tmp).glob("pyodide-*.tgz"))
-        if len(tarballs) != 1:
-            raise BuildError(f"npm pack pyodide@{PYODIDE_VERSION} produced no tarball in {tmp}")
-        unpacked = Path(tmp) / "unpacked"
-        with tarfile.open(tarballs[0]) as tar:
-            # Only the core files, each checked to be a plain file under package/.
-            for name in PYODIDE_FILES:
-                member = tar.getmember(f"package/{name}")
-                if not member.isfile():
-                    raise BuildError(f"pyodide@{PYODIDE_VERSION}: {name} is not a file")
-                source = tar.extractfile(member)
-                assert source is not None
-                (unpacked).mkdir(exist_ok=True)
-                (unpacked / name).write_bytes(source.read())
-        if target.exists():
-            shutil.rmtree(target)
-        unpacked.rename(target)
+    target = fetch_npm_package("pyodide", PYODIDE_VERSION)
+    missing = [name for name in PYODIDE_FILES if not (target / name).is_file()]
+    if missing:
+        raise BuildError(f"pyodide@{PYODIDE_VERSION} lacks {', '.join(missing)}")
     return target
 
 
@@ -153,7 +115,7 @@ def fetch_npm_package(name: str, version: str) -> Path:
         return target
     if shutil.which("npm") is None:
         raise BuildError(
-            f"npm is not installed; it fetches {name}@{version} for multiplayer. "
+            f"npm is not installed; it fetches {name}@{version} for the site. "
             f"Install Node.js with npm, e.g. `apt-get install nodejs npm`."
         )
     target.parent.mkdir(parents=True, exist_ok=True)

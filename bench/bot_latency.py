@@ -5,7 +5,7 @@ positions — every decision of the first hands of seeded matches played by
 the ``normal`` bot — and times ``choose(view, level)`` on each, printing p50,
 p95 and max per level (and per phase with ``--phases``). With ``--pyodide``
 it runs the same positions inside Pyodide under Node, from the Pyodide core
-files that ``build.py`` caches in ``.cache/pyodide-*`` (or ``--pyodide-dir``);
+files that ``build.py`` caches in ``.cache/npm/pyodide-*`` (or ``--pyodide-dir``);
 Pyodide in Node runs the same WebAssembly as in the browser's worker.
 
     python bench/bot_latency.py --games 20
@@ -142,7 +142,7 @@ def main() -> None:
     ap.add_argument("--levels", default=",".join(LEVELS))
     ap.add_argument("--phases", action="store_true", help="also print figures per phase")
     ap.add_argument("--pyodide", action="store_true", help="also time inside Pyodide (Node)")
-    ap.add_argument("--pyodide-dir", help="folder with pyodide.mjs (default: .cache/pyodide-*)")
+    ap.add_argument("--pyodide-dir", help="folder with pyodide.mjs (default: .cache/npm/pyodide-*)")
     args = ap.parse_args()
     levels = args.levels.split(",")
     views = positions(args.games)
@@ -156,7 +156,7 @@ def main() -> None:
         times[level] = rows
     report(f"CPython {sys.version.split()[0]}: {len(views)} positions", times, args.phases)
     if args.pyodide:
-        found = sorted(glob.glob(os.path.join(ROOT, ".cache", "pyodide-*")))
+        found = sorted(glob.glob(os.path.join(ROOT, ".cache", "npm", "pyodide-*")))
         pdir = args.pyodide_dir or (found[-1] if found else None)
         if not pdir or not os.path.exists(os.path.join(pdir, "pyodide.mjs")):
             print("Pyodide: no pyodide.mjs found (run python build.py first, or --pyodide-dir)")

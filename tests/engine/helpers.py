@@ -29,6 +29,25 @@ DECK_SET = frozenset(DECK)
 # --- cards -----------------------------------------------------------------
 
 
+# The view keys the engine issue promises; every view must carry them.
+REQUIRED_KEYS = {
+    "phase",
+    "turn",
+    "hand",
+    "talon",
+    "trick",
+    "trump",
+    "bids",
+    "contract",
+    "declarer",
+    "marriages",
+    "scores",
+    "sheet",
+    "rules",
+    "legal",
+}
+
+
 def cards(text: str | Iterable[str]) -> list[str]:
     """``"AS TS 9H"`` → ``["AS", "TS", "9H"]``; validates every card."""
     items = text.split() if isinstance(text, str) else list(text)

@@ -30,6 +30,7 @@ from typing import Any
 from helpers import (
     DECK_SET,
     MARRIAGE,
+    REQUIRED_KEYS,
     legal_follow,
     legal_leads,
     marriage_points,
@@ -44,22 +45,6 @@ from thousand import Game
 
 BARREL = 880
 HIDDEN_KEYS = {"sheet", "last_hand", "log", "history"}  # about earlier hands
-REQUIRED_KEYS = {
-    "phase",
-    "turn",
-    "hand",
-    "talon",
-    "trick",
-    "trump",
-    "bids",
-    "contract",
-    "declarer",
-    "marriages",
-    "scores",
-    "sheet",
-    "rules",
-    "legal",
-}
 SCALE = int(os.environ.get("THOUSAND_TEST_SCALE", "1"))
 
 

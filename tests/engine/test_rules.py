@@ -12,6 +12,7 @@ import re
 import pytest
 from hands import DECLARER_BOLT, HAND_A, HAND_B, HAND_D
 from helpers import (
+    REQUIRED_KEYS,
     SEAT1_WINS,
     ScriptedHand,
     act,
@@ -72,23 +73,7 @@ def test_view_has_the_documented_keys_and_is_json() -> None:
     for seat in (0, 1, 2, None):
         v = game.view(seat)
         json.dumps(v)
-        for key in (
-            "phase",
-            "turn",
-            "hand",
-            "talon",
-            "trick",
-            "trump",
-            "bids",
-            "contract",
-            "declarer",
-            "marriages",
-            "scores",
-            "sheet",
-            "rules",
-            "legal",
-        ):
-            assert key in v, f"view({seat}) lacks {key!r}"
+        assert not REQUIRED_KEYS - set(v), f"view({seat}) lacks {REQUIRED_KEYS - set(v)}"
         assert v["talon"] is None  # nobody sees the talon during the bidding
         assert v["trump"] is None
         assert v["trick"] == []

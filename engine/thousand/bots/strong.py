@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import CARD_POINTS, card_text
 from .heuristic import (
@@ -88,6 +88,18 @@ class _Clock:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
 
+class _Decision(NamedTuple):
+    """Everything one decision works from: the view, what it tells, and the budget."""
+
+    view: dict[str, Any]
+    k: Knowledge
+    rules: dict[str, Any]
+    ctx: MatchContext
+    rng: random.Random
+    clock: _Clock
+    budget: Budget
+
+
 def choose_strong(
     view: dict[str, Any],
     rng: random.Random,
@@ -102,15 +114,16 @@ def choose_strong(
     rules = dict(view.get("rules") or {})
     ctx = MatchContext.from_view(view, k.order)
     clock = _Clock(budget_s, budget.node_cap)
+    decision = _Decision(view, k, rules, ctx, rng, clock, budget)
     try:
         if phase == "play" and k.declarer is not None and k.contract is not None:
-            return _play(view, k, rules, ctx, rng, clock, budget)
+            return _play(decision)
         if phase == "bidding" and k.players == 3:
-            return _bid(view, k, rules, ctx, rng, clock, budget)
+            return _bid(decision)
         if phase == "talon" and k.declarer == k.seat and k.players == 3:
-            return _talon(view, k, rules, ctx, rng, clock, budget)
+            return _talon(decision)
         if phase == "contract" and k.declarer == k.seat and k.players == 3:
-            return _contract(view, k, rules, ctx, rng, clock, budget)
+            return _contract(decision)
     except SearchAborted:
         pass
     # Phases and tables the search does not model yet: the counting heuristic.
@@ -120,15 +133,8 @@ def choose_strong(
 # --- card play -------------------------------------------------------------------------------
 
 
-def _play(
-    view: dict[str, Any],
-    k: Knowledge,
-    rules: dict[str, Any],
-    ctx: MatchContext,
-    rng: random.Random,
-    clock: _Clock,
-    budget: Budget,
-) -> str:
+def _play(decision: _Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
     moves = legal_plays(view["legal"])
     if not moves:
         return _fallback(view["legal"])
@@ -284,15 +290,8 @@ def _contract_choice(
     return best_v, best_u
 
 
-def _bid(
-    view: dict[str, Any],
-    k: Knowledge,
-    rules: dict[str, Any],
-    ctx: MatchContext,
-    rng: random.Random,
-    clock: _Clock,
-    budget: Budget,
-) -> str:
+def _bid(decision: _Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
     legal: list[str] = view["legal"]
     bids = sorted(int(a.split()[1]) for a in legal if a.startswith("bid "))
     me = k.seat
@@ -359,15 +358,8 @@ def _plan_values(
     return [_contract_choice(ctx, me, r, thresholds)[1] for r in reached]
 
 
-def _talon(
-    view: dict[str, Any],
-    k: Knowledge,
-    rules: dict[str, Any],
-    ctx: MatchContext,
-    rng: random.Random,
-    clock: _Clock,
-    budget: Budget,
-) -> str:
+def _talon(decision: _Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
     legal: list[str] = view["legal"]
     opponents = _opponents_to_receive(view)
     if not opponents:
@@ -388,15 +380,8 @@ def _talon(
     return choose_heuristic(view, "normal", rng)
 
 
-def _contract(
-    view: dict[str, Any],
-    k: Knowledge,
-    rules: dict[str, Any],
-    ctx: MatchContext,
-    rng: random.Random,
-    clock: _Clock,
-    budget: Budget,
-) -> str:
+def _contract(decision: _Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
     legal: list[str] = view["legal"]
     me = k.seat
     values = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
