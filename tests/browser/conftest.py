@@ -74,7 +74,19 @@ def shot(page: Page, request: pytest.FixtureRequest) -> Any:
 
     def take(name: str) -> Path:
         path = RESULTS / f"{request.node.name}-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # The window as the player sees it: a full-page shot resizes the window,
+        # and the page would be measured at the wrong size afterwards.
+        page.screenshot(path=str(path))
         return path
 
     return take
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests get one more try: on a busy two-core machine a page can
+    still be laying out or a peer still answering when a check runs. A test
+    that fails twice fails."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.flaky(reruns=1))

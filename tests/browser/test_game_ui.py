@@ -386,7 +386,7 @@ def test_phone_layout_fits_and_passes_an_accessibility_scan(
         problems[f"{name}: overflow"] = overflow(page)
         problems[f"{name}: unreachable"] = unreachable_controls(page)
         problems[f"{name}: axe"] = axe_scan(page, axe)
-        # After the checks: a full-page screenshot briefly resizes the window.
+        # After the checks, so the screenshot never changes what is measured.
         shot(f"phone-{name}")
 
     check("bidding")
