@@ -1,11 +1,14 @@
 /* Cards as the player sees them: owns how a card's text form ("TH", the
- * engine's notation: rank 9 J Q K T A, suit S C D H) is drawn, named for a
- * screen reader in the UI language, and ordered in a hand. Presentation
+ * engine's notation: rank 9 J Q K T A, suit S C D H) is drawn with the rank
+ * letters of the UI language, named for a screen reader in it, and ordered
+ * in a hand. Presentation
  * only: which card beats which, and what may be played, is the engine's to say.
  */
 import { t } from "./i18n.js";
 
-const RANKS = { "9": "9", J: "J", Q: "Q", K: "K", T: "10", A: "A" };
+// The letter on a card follows the UI language (Russian decks: В Д К Т).
+const rankLetter = (r) => t(`letter.${r}`);
+const RANK_CHARS = "9JQKTA";
 const RANK_ORDER = "ATKQJ9";
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 // Alternate the colours in a sorted hand: ♠ ♥ ♣ ♦ (black red black red).
@@ -22,9 +25,9 @@ export function marriageValue(suit) {
 
 /** Rank and suit parts of a card text, e.g. {rank: "10", suit: "♥", suitChar: "H"}. */
 export function cardFace(text) {
-  const rank = RANKS[text?.[0]];
   const suit = SUITS[text?.[1]];
-  if (!rank || !suit || text.length !== 2) throw new Error(`not a card: ${text}`);
+  if (!RANK_CHARS.includes(text?.[0]) || !suit || text.length !== 2) throw new Error(`not a card: ${text}`);
+  const rank = rankLetter(text[0]);
   return { rank, suit, rankChar: text[0], suitChar: text[1], red: "DH".includes(text[1]) };
 }
 
@@ -78,5 +81,5 @@ export function sortHand(texts) {
 
 /** An action text with its card shown as rank and suit: "play TH" → "play 10♥". */
 export function actionText(action) {
-  return action.replace(/\b([9JQKTA])([SCDH])\b/g, (_, r, s) => RANKS[r] + SUITS[s]);
+  return action.replace(/\b([9JQKTA])([SCDH])\b/g, (_, r, s) => rankLetter(r) + SUITS[s]);
 }

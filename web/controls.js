@@ -41,7 +41,7 @@ function extras(legal, ctx) {
  * A number chooser over the allowed values (bids or contracts): − value +
  * and a button that sends `${verb} ${value}`. Typed digits land in it.
  */
-function stepper(list, verb, label, ctx, start = list[0]) {
+function stepper(list, verb, label, ctx, start = list[0], primary = true) {
   const box = el("div", "stepper");
   let index = Math.max(0, list.indexOf(start));
   const input = el("input", "value");
@@ -56,7 +56,7 @@ function stepper(list, verb, label, ctx, start = list[0]) {
   const send = button("", null, () => {
     const v = Number(input.value);
     ctx.act(`${verb} ${list.includes(v) ? v : list[index]}`);
-  }, "primary");
+  }, primary ? "primary" : "bid");
   const sync = () => {
     input.value = list[index];
     send.textContent = verb === "bid" ? t("do.bid", { value: list[index] }) : t("do.contract", { value: list[index] });
@@ -66,13 +66,14 @@ function stepper(list, verb, label, ctx, start = list[0]) {
   const plus = button("+", null, () => { index = Math.min(list.length - 1, index + 1); sync(); }, "round");
   minus.setAttribute("aria-label", `${label} −`);
   plus.setAttribute("aria-label", `${label} +`);
-  input.addEventListener("input", () => {
-    const v = Number(input.value);
+  const typed = (text) => {
+    const v = Number(text);
     const k = list.indexOf(v);
     if (k >= 0) index = k;
     send.textContent = verb === "bid" ? t("do.bid", { value: v || "…" }) : t("do.contract", { value: v || "…" });
     send.dataset.action = `${verb} ${v}`;
-  });
+  };
+  input.addEventListener("input", () => typed(input.value));
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
@@ -80,6 +81,11 @@ function stepper(list, verb, label, ctx, start = list[0]) {
     }
   });
   sync();
+  // Digits typed at the table (not in the box) show in it and on the button at once.
+  if (ctx.typed) {
+    input.value = ctx.typed;
+    typed(ctx.typed);
+  }
   box.append(minus, input, plus, send);
   return box;
 }
@@ -87,17 +93,18 @@ function stepper(list, verb, label, ctx, start = list[0]) {
 function bidding(view, ctx, panel) {
   const bids = values(view.legal, "bid");
   const row = el("div", "row");
-  for (const v of bids.slice(0, 3)) row.append(button(t("do.bid", { value: v }), `bid ${v}`, ctx.act, "bid"));
+  // The smallest raise is the one highlighted: a jump is a choice, not the default.
+  bids.slice(0, 3).forEach((v, k) => row.append(button(t("do.bid", { value: v }), `bid ${v}`, ctx.act, k === 0 ? "bid primary" : "bid")));
   if (view.legal.includes("pass")) row.append(button(t("do.pass"), "pass", ctx.act, "pass"));
   panel.append(row);
-  if (bids.length > 3) panel.append(stepper(bids, "bid", t("bid.more"), ctx, bids[Math.min(3, bids.length - 1)]));
+  if (bids.length > 3) panel.append(stepper(bids, "bid", t("bid.more"), ctx, bids[Math.min(3, bids.length - 1)], false));
   const more = extras(view.legal, ctx);
   if (more.length) panel.append(rowOf(more));
   return t("hint.bidding");
 }
 
-function rowOf(nodes) {
-  const row = el("div", "row");
+function rowOf(nodes, className = "row") {
+  const row = el("div", className);
   row.append(...nodes);
   return row;
 }
@@ -127,22 +134,27 @@ function giving(view, ctx, panel) {
   const ready = slots.every((s) => s.card);
   const confirm = button(discard ? t("do.discard") : t("do.give"), "confirm-give", () => ctx.confirmGive(slots), "primary");
   confirm.disabled = !ready;
-  panel.append(rowOf([confirm, ...extras(view.legal, ctx)]));
-  return discard ? t("hint.discard") : t("hint.talon");
+  panel.append(rowOf([confirm]));
+  // Giving up the hand is kept apart from giving the cards.
+  const more = extras(view.legal, ctx);
+  if (more.length) panel.append(rowOf(more, "row apart"));
+  if (discard) return t("hint.discard");
+  return matchMedia?.("(pointer: coarse)").matches ? t("hint.talon.touch") : t("hint.talon");
 }
 
 function contract(view, ctx, panel) {
   const list = values(view.legal, "contract");
   panel.append(stepper(list, "contract", t("contract.value"), ctx));
   const more = extras(view.legal, ctx);
-  if (more.length) panel.append(rowOf(more));
+  if (more.length) panel.append(rowOf(more, "row apart"));
   return t("hint.contract");
 }
 
 /**
  * Draw the controls of `view` for the player into `panel`.
  * ctx: {names, act(text), writeOff(), giveSlots(view), unpick(card),
- * confirmGive(slots), newGame()}. Returns the hint shown above them.
+ * confirmGive(slots), newGame(), typed (digits typed at the table)}.
+ * Returns the hint shown above them.
  */
 export function renderControls(panel, view, ctx) {
   panel.replaceChildren();

@@ -158,6 +158,20 @@ def options() -> dict[str, Any]:
 
 
 @method
+def preview(action: str) -> dict[str, Any]:
+    """The sheet row ``action`` would score now, on a copy: the game itself is unchanged.
+
+    For a confirmation that names the amounts (a write-off's loss and shares).
+    """
+    game = Game.from_json(_current().to_json())
+    rows = len(game.sheet)
+    game.apply(action)
+    if len(game.sheet) == rows:
+        raise ValueError(f"{action!r} scores nothing now")
+    return dict(game.sheet[rows])
+
+
+@method
 def hand_replay(index: int) -> dict[str, Any]:
     """Every step of the ``index``-th deal of the current game (0 first), all cards face up.
 
@@ -217,11 +231,18 @@ def hand_replay(index: int) -> dict[str, Any]:
             if act.startswith("play "):
                 last["hands"][seat] = [c for c in last["hands"][seat] if c != act.split()[1]]
                 last["trick"] = [*trick_before, [seat, act.split()[1]]]
+            done = (g.last_action or {}).get("trick")
+            if done is not None:
+                # The final trick counts for its winner, who is named.
+                last["trick_counts"] = list(last["trick_counts"])
+                last["trick_counts"][done["winner"]] += 1
+                last["trick_winner"] = done["winner"]
             last["action"], last["seat"] = act, seat
             frames.append(last)
             break
         if act.startswith("play ") and len(g.tricks) > tricks_before:
-            frames.append(frame(act, seat, g.view(None)["tricks"][-1]["cards"]))
+            taken = g.view(None)["tricks"][-1]
+            frames.append({**frame(act, seat, taken["cards"]), "trick_winner": taken["winner"]})
         else:
             frames.append(frame(act, seat))
     return {"frames": frames, "row": game.sheet[index], "players": game.players}

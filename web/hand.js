@@ -14,7 +14,9 @@ import { t } from "./i18n.js";
  * o.dim: whether the others are dimmed (play and give phases);
  * o.marked: Map card → short label (a card chosen to give);
  * o.fresh: Set of cards just taken from the talon;
+ * o.received: Map card → label (the card the declarer gave you, and from whom);
  * o.onPick(card): a click or Enter on an enabled card;
+ * o.onRefused(card): a click or Enter on a dimmed card (to say why);
  * o.onDrop(card, seat): a card dragged onto an element with data-drop-seat.
  */
 export function renderHand(container, o) {
@@ -34,6 +36,12 @@ export function renderHand(container, o) {
     if (!on && o.dim) button.classList.add("dim");
     if (on) button.classList.add("live");
     if (o.fresh?.has(text)) button.classList.add("fresh");
+    const from = o.received?.get(text);
+    if (from) {
+      button.classList.add("received");
+      button.dataset.from = from;
+      button.setAttribute("aria-description", from);
+    }
     const mark = o.marked?.get(text);
     if (mark) {
       button.classList.add("chosen");
@@ -47,6 +55,7 @@ export function renderHand(container, o) {
     button.addEventListener("click", () => {
       if (button.dataset.dragged) return;
       if (on) o.onPick(text);
+      else o.onRefused?.(text);
     });
     if (on && o.onDrop) enableDrag(button, text, o.onDrop);
     container.append(button);

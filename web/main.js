@@ -10,18 +10,18 @@
  */
 import { Engine } from "./engine.js";
 import { registerServiceWorker, servedFromCache } from "./offline.js";
-import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
+import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, youNames } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
-import { renderTable, showError, showNote, showProgress, showReady } from "./table.js";
+import { playedCards, renderTable, showError, showNote, showProgress, showReady, showStory } from "./table.js";
 import { renderHand } from "./hand.js";
 import { renderControls } from "./controls.js";
 import { closeAll, confirmDialog, messageDialog, openDialog } from "./dialogs.js";
-import { renderSheet } from "./sheet.js";
-import { headline, renderSummary, renderWinner } from "./summary.js";
+import { renderSheet, showLatest } from "./sheet.js";
+import { reopenSummary, showHandEnd, showWinner as winnerDialog } from "./handend.js";
 import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
-import { announce, describe } from "./announce.js";
+import { announce, describe, refusalText, writeOffText } from "./announce.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 
@@ -44,6 +44,7 @@ const state = {
   options: null,
   thinking: null,
   reviewLast: false,
+  finalTrick: null, // the trick that ended the hand, shown a moment before the summary
   picks: new Map(), // the cards chosen to give: seat (or discard slot) → card
   sheetLength: 0,
   handNo: 0,
@@ -97,8 +98,10 @@ function randomSeed() {
 
 /* --- sessions ------------------------------------------------------------- */
 
+/** Seat names; your own default name ("You") follows the UI language. */
 function names() {
-  return state.session?.seats.map((s) => s.name) ?? [];
+  const yours = youNames();
+  return state.session?.seats.map((s, i) => (i === state.session.seat && yours.has(s.name) ? t("you") : s.name)) ?? [];
 }
 
 function attach(session) {
@@ -138,8 +141,9 @@ async function newGame(setup = currentSetup(), { ask = true, seed = randomSeed()
   return true;
 }
 
-async function mayDiscard() {
+async function mayDiscard({ importing = false } = {}) {
   if (!state.view || state.view.phase === "over") return true;
+  if (importing) return confirmDialog(t("confirm.import"), { yes: t("import"), name: "confirm-import" });
   return confirmDialog(t("confirm.new"), { yes: t("new-game"), name: "confirm-new" });
 }
 
@@ -188,7 +192,7 @@ async function playWithFriends(link = null) {
 function render() {
   const view = state.view;
   if (!view) return;
-  const ctx = { you: state.session.seat, names: names(), thinking: state.thinking, reviewLast: state.reviewLast };
+  const ctx = { you: state.session.seat, names: names(), thinking: state.thinking, reviewLast: state.reviewLast, finalTrick: state.finalTrick };
   // Keyboard players keep their place: when the control they used is
   // redrawn away, the focus goes to the next thing to do.
   const hadFocus = $("you").contains(document.activeElement);
@@ -209,13 +213,19 @@ function render() {
     }
   }
   const fresh = new Set(view.declarer === ctx.you && ["talon", "contract"].includes(view.phase) && Array.isArray(view.talon) ? view.talon : []);
+  // The card the declarer gave you, marked until you play it.
+  const played = playedCards(view);
+  const received = new Map((view.given ?? []).filter(([c, to]) => c && to === ctx.you && !played.has(c))
+    .map(([c]) => [c, t("received", { name: ctx.names[view.declarer] })]));
   renderHand($("hand"), {
     cards: view.hand,
     enabled,
     dim,
     marked,
     fresh,
+    received,
     onPick: pickCard,
+    onRefused: explainRefusal,
     onDrop: view.phase === "talon" ? dropCard : null,
   });
   const hint = renderControls($("actions"), { ...view, legal: mine }, {
@@ -226,6 +236,7 @@ function render() {
     unpick: (card) => { unpick(card); render(); },
     confirmGive,
     newGame: () => newGame(),
+    typed: state.typed,
   });
   let line = hint;
   if (!mine.length && view.phase !== "over" && view.turn !== null) {
@@ -244,26 +255,58 @@ function render() {
 
 function onView(view) {
   const first = state.view === null;
+  const previous = state.view;
   state.view = view;
   state.thinking = null;
   if (view.last_action?.trick || view.trick.length) state.reviewLast = false;
   if (view.phase !== "talon") state.picks.clear();
+  const fresh = first ? [] : view.sheet.slice(state.sheetLength);
+  if (fresh.some((r) => r.result !== "redeal") && view.last_action?.hand_over && delay() > 0) {
+    state.finalTrick = view.last_action.trick;
+  }
   render();
   if (first) {
     state.sheetLength = view.sheet.length;
     state.handNo = view.hand_no;
+    showStory("");
     if (view.turn === state.session.seat) announce(t("announce.yourturn"));
+    reopenSummary(view, handEndContext());
     return;
   }
-  const said = [describe(view, names(), state.session.seat)];
+  const [text, words] = describe(view, names(), state.session.seat, previous, fresh);
+  showStory(text);
+  const said = [words];
   if (view.hand_no !== state.handNo && view.hand.length) {
     said.push(t("announce.hand", { cards: sortHand(view.hand).map(cardLabel).join(", ") }));
   }
   state.handNo = view.hand_no;
   announce(said.filter(Boolean).join(". "));
-  const fresh = view.sheet.slice(state.sheetLength);
   state.sheetLength = view.sheet.length;
-  if (fresh.length) afterHands(fresh, view);
+  if (fresh.length && fresh.at(-1).result !== "redeal") showHandEnd(view, handEndContext());
+}
+
+function handEndContext() {
+  return {
+    session: state.session,
+    names,
+    pause: Math.min(delay() * 2, 1600),
+    showTrick: (trick) => { state.finalTrick = trick; render(); },
+    onWinner: showWinner,
+  };
+}
+
+/** A dimmed card clicked: the engine says why it may not be played now. */
+async function explainRefusal(card) {
+  const view = state.view;
+  const give = view.legal.find((a) => /^(give|discard) /.test(a));
+  const action = view.phase === "talon" && give ? give.replace(/^(\w+) \S+/, `$1 ${card}`) : `play ${card}`;
+  let refusal = null;
+  try {
+    refusal = state.session.why ? await state.session.why(action) : await engine.call("why", state.session.seat, action);
+  } catch (e) {
+    refusal = { code: e.code ?? "not_allowed", ...(e.detail ?? {}) };
+  }
+  if (refusal && state.view === view) showNote(refusalText(refusal));
 }
 
 function onStatus(detail) {
@@ -273,41 +316,8 @@ function onStatus(detail) {
   render();
 }
 
-/** Hands just scored: a redeal is noted; a played hand gets its summary; the end its winner. */
-async function afterHands(rows, view) {
-  const row = rows[rows.length - 1];
-  if (row.result === "redeal") {
-    showNote(headline(row, names()));
-    return;
-  }
-  const release = state.session.hold?.();
-  try {
-    await openDialog({
-      title: t("summary.title", { n: row.hand }),
-      body: renderSummary(row, names()),
-      name: "summary",
-      wide: true,
-      buttons: [{ label: t("continue"), value: true, primary: true }],
-    });
-  } finally {
-    release?.();
-  }
-  if (view.phase === "over") showWinner();
-}
-
 async function showWinner() {
-  const view = state.view;
-  const { title, body } = renderWinner(view, names(), state.session.seat);
-  const choice = await openDialog({
-    title,
-    body,
-    name: "winner",
-    buttons: [
-      { label: t("sheet"), value: "sheet" },
-      { label: t("replay"), value: "replay" },
-      { label: t("new-game"), value: "new", primary: true },
-    ],
-  });
+  const choice = await winnerDialog(state.view, names(), state.session.seat);
   if (choice === "new") await newGame(currentSetup(), { ask: false });
   else if (choice === "sheet") showSheet();
   else if (choice === "replay") openReplay(state.session, state.view.sheet, names());
@@ -332,7 +342,13 @@ async function act(text) {
 async function writeOff() {
   const v = state.view;
   const value = v.contract ?? v.bid;
-  if (await confirmDialog(t("confirm.writeoff", { value }), { yes: t("do.writeoff"), name: "confirm-writeoff" })) {
+  // The amounts are the engine's: the row a write-off would score, nothing applied.
+  let text = t("confirm.writeoff", { value });
+  if (state.session instanceof LocalSession) {
+    const row = await engine.call("preview", "writeoff").catch(() => null);
+    if (row) text = writeOffText(row, names());
+  }
+  if (await confirmDialog(text, { yes: t("do.writeoff"), name: "confirm-writeoff" })) {
     await act("writeoff");
   }
 }
@@ -411,7 +427,7 @@ async function confirmGive(slots) {
 /* --- dialogs -------------------------------------------------------------- */
 
 function showSheet() {
-  return openDialog({ title: t("sheet"), body: renderSheet(state.view?.sheet ?? [], names()), name: "sheet", wide: true });
+  return openDialog({ title: t("sheet"), body: renderSheet(state.view?.sheet ?? [], names()), name: "sheet", wide: true, onOpen: showLatest });
 }
 
 async function showSettings() {
@@ -495,7 +511,7 @@ async function showImport() {
     ],
   });
   if (choice !== "import" || !area.value.trim()) return;
-  if (!(await mayDiscard())) return;
+  if (!(await mayDiscard({ importing: true }))) return;
   try {
     await importGame(area.value);
   } catch (e) {

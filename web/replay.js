@@ -31,7 +31,9 @@ function drawFrame(box, replay, k, names) {
   if (facts.length) box.append(el("p", "replay-facts", facts.join(" · ")));
   frame.hands.forEach((hand, seat) => {
     const row = el("div", "replay-hand");
-    row.append(el("span", "name", `${names[seat]} (${frame.trick_counts[seat]})`));
+    const who = el("span", "name", names[seat]);
+    who.append(el("small", "replay-tricks", ` · ${t("tricks.n", { n: frame.trick_counts[seat] })}`));
+    row.append(who);
     const cards = el("div", "mini-cards");
     for (const c of sortHand(hand)) cards.append(cardElement(c));
     row.append(cards);
@@ -50,6 +52,9 @@ function drawFrame(box, replay, k, names) {
   }
   table.append(el("span", "name", t("trick")), trick);
   box.append(table);
+  if (frame.trick_winner !== undefined && frame.trick_winner !== null) {
+    box.append(el("p", "replay-winner", t("announce.trick", { name: names[frame.trick_winner] })));
+  }
   if (last) box.append(el("p", `headline ${replay.row.result}`, `${t("replay.end")}: ${headline(replay.row, names)}`));
 }
 
@@ -106,6 +111,7 @@ export async function openReplay(session, sheet, names) {
     body: box,
     name: "replay",
     wide: true,
+    buttons: [{ label: t("close"), value: null }],
     onOpen: () => next.focus(),
   });
 }

@@ -14,11 +14,14 @@ function el(tag, className, text) {
   return e;
 }
 
-function choiceLabel(value) {
+function choiceLabel(value, option) {
   if (value === null) return t("off");
-  const key = `choice.${value}`;
-  const text = t(key);
-  return text === key ? String(value) : text;
+  // An option may word a shared value its own way ("none" → "unchanged").
+  for (const key of [`choice.${option.id}.${value}`, `choice.${value}`]) {
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  return String(value);
 }
 
 function same(a, b) {
@@ -47,7 +50,7 @@ function optionRow(option, value) {
     select.id = id;
     const values = option.optional ? [null, ...option.choices] : option.choices;
     for (const v of values) {
-      const o = el("option", "", choiceLabel(v));
+      const o = el("option", "", choiceLabel(v, option));
       o.value = JSON.stringify(v);
       select.append(o);
     }

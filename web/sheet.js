@@ -1,15 +1,17 @@
 /* The score sheet (протокол, RULES.md §13): owns drawing the engine's sheet
  * rows as players keep them on paper — one row per hand, each player's
  * change and running score, the declarer's contract with + or −, and marks:
- * a stroke per bolt, ||| for the barrel, R for a write-off, and the rest.
- * Made contracts are green, failed ones red, defenders' points black.
+ * a stroke per bolt, ||| for the barrel, R for a write-off, and the rest,
+ * explained in a legend under the sheet (readable on touch, not only as a
+ * hover title). Made contracts are green, failed ones red, defenders'
+ * points black. It also owns how a score is written: one minus sign (−).
  */
 import { t } from "./i18n.js";
 
 const SYMBOLS = {
   bolt: "/", bolt_penalty: "−", barrel: "|||", fall: "↓", zero: "0", knocked_off: "↓",
-  writeoff: "R", penalty: "!", samosval: "С", dark: "Т", golden: "★", golden_reset: "0",
-  talon: "П", four_nines: "9", win: "♛", cross: "✝", bomb: "B", barrel_380: "|", fall_380: "↓",
+  writeoff: "R", penalty: "!", samosval: "", dark: "", golden: "★", golden_reset: "0",
+  talon: "", four_nines: "9", win: "♛", cross: "✝", bomb: "B", barrel_380: "|", fall_380: "↓",
   reverse_barrel: "|||", reverse_barrel_out: "×",
 };
 
@@ -22,9 +24,13 @@ export function markText(mark) {
   return t(`mark.${mark}`);
 }
 
+// Letters that stand for words take the letter of the UI language's word.
+const LETTERED = new Set(["talon", "samosval", "dark"]);
+
 function markSymbol(mark) {
   const m = /^barrel(?:_380)?_hand_(\d+)$/.exec(mark);
   if (m) return "|".repeat(Number(m[1]));
+  if (LETTERED.has(mark)) return t(`mark.${mark}.symbol`);
   return SYMBOLS[mark] ?? "•";
 }
 
@@ -51,7 +57,29 @@ export function cell(tag, text, className = "") {
   return c;
 }
 
-export const signed = (n) => (n > 0 ? `+${n}` : String(n));
+/** A score as written on the sheet: −100 with a true minus sign. */
+export const score = (n) => (n < 0 ? `−${-n}` : String(n));
+
+/** A change of score: +20, −100, 0. */
+export const signed = (n) => (n > 0 ? `+${n}` : score(n));
+
+/** The marks that occur in `sheet`, each once, with its symbol and words. */
+function legend(sheet) {
+  const seen = new Map();
+  for (const row of sheet) {
+    for (const marks of row.marks ?? []) {
+      for (const mark of marks) seen.set(mark.replace(/_hand_\d+$/, "_hand_1"), mark);
+    }
+  }
+  const list = document.createElement("dl");
+  list.className = "mark-legend";
+  for (const mark of seen.values()) {
+    const term = cell("dt", "");
+    term.append(marksNode([mark]));
+    list.append(term, cell("dd", markText(mark)));
+  }
+  return list;
+}
 
 /** The whole sheet as a table; `names` by seat. */
 export function renderSheet(sheet, names) {
@@ -71,8 +99,10 @@ export function renderSheet(sheet, names) {
   for (const row of sheet) {
     const tr = body.insertRow();
     tr.dataset.result = row.result;
-    const num = cell("th", String(row.hand));
+    // A redeal does not use up the hand's number: the hand dealt again keeps it.
+    const num = cell("th", row.result === "redeal" ? "↻" : String(row.hand));
     num.scope = "row";
+    if (row.result === "redeal") num.setAttribute("aria-label", t("do.redeal"));
     tr.append(num);
     const declarer = row.declarer;
     let contract = "";
@@ -85,11 +115,17 @@ export function renderSheet(sheet, names) {
       if (seat === declarer && row.result !== "redeal") kind = row.result === "made" ? "made" : "failed";
       td.className = `score-cell ${kind}`;
       const d = cell("span", delta ? signed(delta) : "·", "delta");
-      const total = cell("b", String(row.scores[seat]), "total");
+      const total = cell("b", score(row.scores[seat]), "total");
       td.append(d, total, marksNode(row.marks?.[seat]));
       tr.append(td);
     });
   }
-  wrap.append(table, cell("p", t("sheet.legend"), "legend"));
+  wrap.append(table, cell("p", t("sheet.legend"), "legend"), legend(sheet));
   return wrap;
+}
+
+/** Scroll an open sheet to its latest hand (the sheet dialog's onOpen). */
+export function showLatest(dialog) {
+  const rows = dialog.querySelectorAll(".sheet tbody tr");
+  rows[rows.length - 1]?.scrollIntoView({ block: "nearest" });
 }

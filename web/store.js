@@ -81,3 +81,27 @@ export function savePrefs(prefs) {
     // Preferences are a convenience; a full storage only loses them.
   }
 }
+
+const SUMMARY_KEY = "thousand.summary";
+
+/** Note that a hand's summary is open (`mark`: which game and row), so a reload shows it again. */
+export function rememberSummary(mark) {
+  try {
+    storage()?.setItem(SUMMARY_KEY, JSON.stringify(mark));
+  } catch {
+    // Only the reopening after a reload is lost.
+  }
+}
+
+/** The summary left open at the last visit, or null. */
+export function pendingSummary() {
+  try {
+    return JSON.parse(storage()?.getItem(SUMMARY_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+export function forgetSummary() {
+  storage()?.removeItem(SUMMARY_KEY);
+}

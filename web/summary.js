@@ -4,33 +4,24 @@
  * other marks — and the winner's screen at the end of the match.
  */
 import { cardShort } from "./cards.js";
-import { language, t } from "./i18n.js";
-import { cell, marksNode, signed } from "./sheet.js";
+import { t } from "./i18n.js";
+import { cell, marksNode, score, signed } from "./sheet.js";
 
-// The engine states redeal reasons in English; these are their Russian words.
-const REASONS_RU = [
-  [/^hand worth less than (\d+)$/, "на руке меньше $1 очков"],
-  [/^four nines in hand$/, "четыре девятки на руке"],
-  [/^four jacks in hand$/, "четыре валета на руке"],
-  [/^talon worth less than (\d+)$/, "в прикупе меньше $1 очков"],
-  [/^two nines in the talon$/, "две девятки в прикупе"],
-  [/^three nines in the talon$/, "три девятки в прикупе"],
-  [/^three jacks in the talon$/, "три валета в прикупе"],
-  [/^four nines with the talon$/, "четыре девятки вместе с прикупом"],
-  [/^four nines after the pass$/, "четыре девятки после сноса"],
-];
-
-/** A redeal reason in the UI language (Russian or the engine's English). */
-export function reasonText(reason) {
-  if (language() !== "ru") return reason;
-  for (const [pattern, words] of REASONS_RU) if (pattern.test(reason)) return reason.replace(pattern, words);
-  return reason;
+/**
+ * A redeal reason in the UI language, from the row's stable `reason_code`
+ * (and its threshold `reason_value`); the engine's English words otherwise.
+ */
+export function reasonText(row) {
+  if (!row.reason_code) return row.reason ?? "";
+  const key = `reason.${row.reason_code}`;
+  const text = t(key, { value: row.reason_value ?? "" });
+  return text === key ? row.reason : text;
 }
 
 /** One line saying what happened to the contract. */
 export function headline(row, names) {
   const name = names[row.declarer];
-  if (row.result === "redeal") return t("summary.redeal", { name: names[row.claimant], reason: reasonText(row.reason) });
+  if (row.result === "redeal") return t("summary.redeal", { name: names[row.claimant], reason: reasonText(row) });
   return t(`summary.${row.result}`, { name, value: row.contract });
 }
 
@@ -52,13 +43,21 @@ export function renderSummary(row, names) {
     head.append(th);
   }
   const body = table.createTBody();
+  // With four players the dealer sits the hand out (and may score the talon).
+  const out = names.length === 4 ? row.dealer : null;
   names.forEach((name, seat) => {
     const tr = body.insertRow();
     const who = cell("th", name);
     who.scope = "row";
     if (seat === row.declarer) who.classList.add("declarer");
     tr.append(who);
-    if (detailed) {
+    if (seat === out) {
+      who.append(cell("small", ` · ${t("sits-out")}`, "sits-out"));
+      tr.dataset.out = "true";
+    }
+    if (detailed && seat === out) {
+      tr.append(cell("td", "—"), cell("td", ""), cell("td", "—"));
+    } else if (detailed) {
       tr.append(
         cell("td", String(row.card_points[seat])),
         cell("td", String(row.marriage_points[seat] || "")),
@@ -67,15 +66,15 @@ export function renderSummary(row, names) {
     }
     const delta = row.deltas[seat];
     let kind = "defender";
-    let result = detailed ? String(row.rounded[seat]) : signed(delta);
+    let result = detailed && seat !== out ? score(row.rounded[seat]) : signed(delta);
     if (seat === row.declarer) {
       kind = row.result === "made" ? "made" : "failed";
       result = row.result === "made" ? `+${row.contract}` : `−${row.contract}`;
       if (row.dark && row.result === "made") result = signed(delta);
     }
-    const score = cell("td", "", "total");
-    score.append(cell("b", String(row.scores[seat])), cell("small", ` (${signed(delta)})`, "change"));
-    tr.append(cell("td", result, `delta ${kind}`), score);
+    const total = cell("td", "", "total");
+    total.append(cell("b", score(row.scores[seat])), cell("small", ` (${signed(delta)})`, "change"));
+    tr.append(cell("td", result, `delta ${kind}`), total);
     const marks = cell("td");
     marks.append(marksNode(row.marks?.[seat]));
     tr.append(marks);
@@ -93,7 +92,7 @@ export function renderWinner(view, names, you) {
   list.className = "final-scores";
   [...names.keys()].sort((a, b) => view.scores[b] - view.scores[a]).forEach((seat) => {
     const li = cell("li", "", seat === view.winner ? "won" : "");
-    li.append(cell("span", names[seat]), cell("b", String(view.scores[seat])));
+    li.append(cell("span", names[seat]), cell("b", score(view.scores[seat])));
     list.append(li);
   });
   box.append(cell("p", t("over.text")), list);

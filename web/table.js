@@ -1,7 +1,8 @@
 /* The card table: owns drawing one seat's view around the hand — the other
  * seats (names, card backs and counts, scores, barrel and bolt marks, bids),
  * the talon, the trick on the table or the one just taken, trump, contract,
- * marriages and whose turn it is — plus the loading indicator.
+ * marriages, the declarer's running count and whose turn it is — plus the
+ * story line (what just happened, where the eye is) and the loading indicator.
  *
  * It decides nothing: it draws the plain data of the engine's view.
  * Positions are relative to the player: you at the bottom, the next seat
@@ -9,6 +10,7 @@
  */
 import { cardBack, cardElement, cardShort, marriageValue, suitSymbol } from "./cards.js";
 import { t } from "./i18n.js";
+import { score } from "./sheet.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,6 +46,20 @@ export function showError(message) {
 /** A short message in the status line (an illegal move, an update). */
 export function showNote(text) {
   $("note").textContent = text;
+}
+
+/** What just happened, in the middle of the table; "" clears it. */
+export function showStory(text) {
+  const story = $("story");
+  story.textContent = text;
+  story.hidden = !text;
+}
+
+/** The cards of this hand's tricks and the trick on the table: played, so public. */
+export function playedCards(view) {
+  const out = new Set(view.trick.map(([, c]) => c));
+  for (const trick of view.tricks ?? []) for (const [, c] of trick.cards) out.add(c);
+  return out;
 }
 
 function el(tag, className, text) {
@@ -88,8 +104,8 @@ function lastBids(view) {
 
 function seatStatus(view, seat, names, thinking) {
   if (view.phase === "bidding" || view.phase === "dark") {
-    const bid = lastBids(view)[seat];
-    if (bid !== undefined) return bid === "pass" ? t("do.pass") : String(bid);
+    // The bids themselves are listed once, in the bidding line; a seat shows its pass.
+    return lastBids(view)[seat] === "pass" ? t("do.pass") : seat === thinking ? "…" : "";
   }
   // Short, to fit beside the card backs; the seat's label says it in words.
   if (seat === view.declarer && (view.contract || view.bid)) return `♛ ${view.contract ?? view.bid}`;
@@ -110,29 +126,35 @@ function renderSeat(view, seat, ctx) {
   const size = view.hand_sizes[seat];
   const head = el("div", "seat-head");
   head.append(el("span", "name", names[seat]));
+  if (out) head.append(el("span", "chip sits-out", t("sits-out")));
   if (seat === view.dealer) {
     const d = el("span", "chip dealer", t("dealer.short"));
     d.title = t("dealer");
     d.setAttribute("aria-label", t("dealer"));
     head.append(d);
   }
-  head.append(el("span", "score", String(view.scores[seat])));
+  head.append(el("span", "score", score(view.scores[seat])));
   const badges = el("div", "badges");
   badges.append(marks(view, seat));
+  if (view.phase === "play" && !out) badges.append(trickBadge(view, seat));
   const backs = el("div", "backs");
   for (let i = 0; i < size; i++) backs.append(cardBack());
   backs.append(el("span", "count", String(size)));
   const status = el("div", "bubble", seatStatus(view, seat, names, thinking));
   status.hidden = !status.textContent;
-  const received = view.given?.filter(([, to]) => to === seat) ?? [];
+  // A card given to this seat shows beside it until it is played.
+  const played = playedCards(view);
+  const received = view.given?.filter(([card, to]) => to === seat && !played.has(card)) ?? [];
   panel.append(head, badges, backs, status);
   for (const [card] of received) {
     const gift = el("div", "gift");
     gift.append(card ? cardElement(card) : cardBack());
     panel.append(gift);
   }
-  const parts = [names[seat], `${t("score")} ${view.scores[seat]}`, size === 1 ? t("card.one") : t("cards", { n: size })];
+  const parts = [names[seat], `${t("score")} ${score(view.scores[seat])}`, size === 1 ? t("card.one") : t("cards", { n: size })];
   if (seat === view.dealer) parts.push(t("dealer"));
+  if (out) parts.push(t("sits-out"));
+  if (view.phase === "play" && !out) parts.push(t("tricks.n", { n: view.trick_counts[seat] }));
   if (view.barrel?.[seat]?.on) parts.push(t("barrel"));
   if (view.bolts?.[seat]) parts.push(t("bolts", { n: view.bolts[seat] }));
   if (seat === view.declarer && (view.contract || view.bid)) {
@@ -141,6 +163,14 @@ function renderSeat(view, seat, ctx) {
   if (seat === view.turn) parts.push(seat === thinking ? t("thinking", { name: names[seat] }) : t("turn.of", { name: names[seat] }));
   panel.setAttribute("aria-label", parts.join(", "));
   return panel;
+}
+
+/** Tricks taken this hand, as a small badge. */
+function trickBadge(view, seat) {
+  const n = view.trick_counts?.[seat] ?? 0;
+  const b = el("span", "badge tricks", `${t("tricks.short")} ${n}`);
+  b.title = t("tricks.n", { n });
+  return b;
 }
 
 function renderSeats(view, ctx) {
@@ -152,10 +182,13 @@ function renderSeats(view, ctx) {
 
 /** The cards on the table: the trick in progress, or the one just taken, or the last for review. */
 function trickToShow(view, ctx) {
+  // The hand's final trick, kept a moment after the hand is scored.
+  if (ctx.finalTrick) return { ...ctx.finalTrick, review: false };
   if (ctx.reviewLast && view.last_trick) return { ...view.last_trick, review: true };
   if (view.trick.length) return { cards: view.trick, winner: null, review: false };
+  // A trick just taken stays until the next lead, but never into the next deal.
   const done = view.last_action?.trick;
-  if (done) return { ...done, review: false };
+  if (done && !view.last_action.hand_over) return { ...done, review: false };
   return null;
 }
 
@@ -191,7 +224,8 @@ function renderTrick(view, ctx) {
 function renderTalon(view) {
   const talon = $("talon");
   talon.replaceChildren();
-  const faceUp = Array.isArray(view.talon) && ["talon", "contract", "claim"].includes(view.phase);
+  // Face up while the declarer gives from it; once given, its cards are in hands.
+  const faceUp = Array.isArray(view.talon) && view.phase === "talon";
   if (faceUp) for (const c of view.talon) talon.append(cardElement(c));
   else if (view.phase === "bidding" || view.phase === "dark") {
     for (let i = 0; i < view.talon_size; i++) talon.append(cardBack());
@@ -227,13 +261,19 @@ function renderInfo(view, ctx) {
   if (view.declarer !== null && view.declarer !== undefined && view.phase !== "bidding") {
     const value = view.contract ?? view.bid;
     info.append(chip(view.contract ? t("contract") : t("bid"), `${value} · ${names[view.declarer]}`, "contract"));
-  } else if (view.phase === "bidding" && view.bids?.length) {
-    info.append(chip(t("bid"), `${view.high_bid} · ${names[view.high_bidder]}`, "contract"));
   }
   for (const [seat, suit] of view.marriages ?? []) {
     const text = suit === "A" ? t("marriage.A") : `${suitSymbol(suit)} ${marriageValue(suit)}`;
     const c = chip(names[seat], text, `marriage suit-${suit}`);
     c.setAttribute("aria-label", `${t("marriages")}: ${names[seat]} ${suit === "A" ? t("marriage.A") : t(`suit.${suit}`)} ${marriageValue(suit)}`);
+    info.append(c);
+  }
+  if (view.phase === "play" && view.declarer !== null && view.contract) {
+    // The declarer's count so far: cards taken plus marriages, against the contract.
+    const d = view.declarer;
+    const have = (view.card_points?.[d] ?? 0) + (view.marriage_points?.[d] ?? 0);
+    const c = chip(t("count", { name: names[d] }), `${have} / ${view.contract}`, "count");
+    c.setAttribute("aria-label", t("count.long", { name: names[d], points: have, contract: view.contract }));
     info.append(c);
   }
   if (view.golden) info.append(chip("", t("mark.golden"), "golden"));
@@ -255,7 +295,9 @@ function renderBids(view, ctx) {
 }
 
 function phaseLine(view, ctx) {
-  const parts = [t("hand.no", { n: view.hand_no }), t(`phase.${view.phase}`)];
+  // When the match is over, the last hand played (the engine's counter has moved on).
+  const n = view.phase === "over" ? (view.sheet.at(-1)?.hand ?? view.hand_no) : view.hand_no;
+  const parts = [t("hand.no", { n }), t(`phase.${view.phase}`)];
   if (view.phase === "over" && view.winner !== null) {
     parts.push(view.winner === ctx.you ? t("over.you") : t("over.title", { name: ctx.names[view.winner] }));
   }
@@ -271,9 +313,11 @@ function renderYou(view, ctx) {
   me.classList.toggle("turn", view.turn === ctx.you);
   me.classList.toggle("declarer", view.declarer === ctx.you);
   $("your-name").textContent = ctx.names[ctx.you];
-  $("your-score").textContent = view.scores[ctx.you];
+  $("your-score").textContent = score(view.scores[ctx.you]);
   const badges = $("your-marks");
   badges.replaceChildren(marks(view, ctx.you));
+  if (view.phase === "play" && view.sitting_out !== ctx.you) badges.append(trickBadge(view, ctx.you));
+  if (view.sitting_out === ctx.you) badges.prepend(el("span", "chip sits-out", t("sits-out")));
   if (view.dealer === ctx.you) {
     const d = el("span", "chip dealer", t("dealer.short"));
     d.title = t("dealer");
@@ -284,7 +328,8 @@ function renderYou(view, ctx) {
 
 /**
  * Draw the table of `view` as seen by ctx.you. ctx: {you, names, thinking
- * (the seat a computer is thinking for, or null), reviewLast (show the last trick)}.
+ * (the seat a computer is thinking for, or null), reviewLast (show the last
+ * trick), finalTrick (the trick that ended the hand, while it is still shown)}.
  */
 export function renderTable(view, ctx) {
   $("phase").textContent = phaseLine(view, ctx);

@@ -66,6 +66,18 @@ def open_page(page: Page, url: str, query: str = "") -> None:
     ).text_content()
 
 
+def import_game(page: Page, text: str) -> None:
+    dialog = page.locator("dialog[open]")
+    if dialog.get_attribute("data-dialog") == "welcome":
+        dialog.locator('[data-value="import"]').click()
+    else:
+        page.locator("#btn-menu").click()
+        page.locator('[data-menu="import"]').click()
+    page.locator("#import-text").fill(text)
+    page.locator('dialog[data-dialog="import"] [data-value="import"]').click()
+    page.wait_for_function("thousand.view !== null && thousand.view !== undefined")
+
+
 def view(page: Page) -> dict[str, Any]:
     return page.evaluate("thousand.view")  # type: ignore[no-any-return]
 
