@@ -196,6 +196,8 @@ function render() {
   // Keyboard players keep their place: when the control they used is
   // redrawn away, the focus goes to the next thing to do.
   const hadFocus = $("you").contains(document.activeElement);
+  const newPhase = state.drawnPhase !== view.phase;
+  state.drawnPhase = view.phase;
   renderTable(view, ctx);
   const mine = view.turn === ctx.you ? view.legal : [];
   const enabled = new Set();
@@ -244,7 +246,8 @@ function render() {
   }
   if (state.typed) line = `${t("bid")}: ${state.typed}…`;
   $("hint").textContent = line;
-  if (hadFocus && !$("you").contains(document.activeElement)) {
+  // A new phase moves the focus on too (after giving: the contract; after it: the hand).
+  if (hadFocus && (newPhase || !$("you").contains(document.activeElement))) {
     const inHand = ["play", "talon"].includes(view.phase) && view.turn === ctx.you;
     const next = (inHand ? $("hand").querySelector("[tabindex='0']") : null)
       ?? $("actions").querySelector(view.phase === "contract" ? ".stepper .btn.primary" : "button:not(:disabled)")

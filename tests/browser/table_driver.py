@@ -152,6 +152,9 @@ def unreachable_controls(page: Page) -> list[str]:
             for (const el of root.querySelectorAll(controls)) {
                 const box = el.getBoundingClientRect();
                 if (!box.width || !box.height || el.closest('[hidden]')) continue;
+                // Inside a closed <details> a control still has a box, but no place on screen.
+                const shut = el.closest('details:not([open])');
+                if (shut && el !== shut.querySelector(':scope > summary')) continue;
                 el.scrollIntoView({block: 'center', inline: 'center'});
                 let r = el.getBoundingClientRect();
                 if (r.top < -1 || r.bottom > innerHeight + 1) {

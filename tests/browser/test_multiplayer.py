@@ -22,6 +22,7 @@ from net_harness import CARD, Table, relay
 from playwright.sync_api import Browser, Page, expect
 from thousand import Game
 
+GUEST_NAME = "Gosia"
 MAIN_JS = Path(__file__).resolve().parents[2] / "web" / "main.js"
 pytestmark = pytest.mark.skipif(
     "playWithFriends" not in MAIN_JS.read_text(),
@@ -41,6 +42,15 @@ def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
     t.open_host()
     for guest in t.guests:
         t.join(guest)
+    # A guest sees no host-only control: the start button stays hidden, not just disabled.
+    expect(t.guests[0].locator("#net-start")).to_be_hidden()
+    # The first guest renames themself in the lobby; the name must survive a reload.
+    t.guests[0].fill("#net-name", GUEST_NAME)
+    t.guests[0].press("#net-name", "Enter")
+    t.guests[0].locator("#net-name").blur()
+    t.host.wait_for_function(
+        "name => thousand.session.seats.some((s) => s.name === name)", arg=GUEST_NAME
+    )
     t.start()
     yield t
     t.close()
@@ -198,6 +208,11 @@ def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
     guest.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
     assert guest.evaluate("thousand.session.seat") == seat
     assert table.view(guest)["hand"] == hand
+    # The name given in the lobby is kept: on the guest's own screen and the host's.
+    expect(guest.locator("#your-name")).to_have_text(GUEST_NAME)
+    table.host.wait_for_function(
+        "([seat, name]) => thousand.session.seats[seat].name === name", arg=[seat, GUEST_NAME]
+    )
     steps = len(host_game(table).log)
     table.play_until(lambda: len(host_game(table).log) >= steps + 3)
 

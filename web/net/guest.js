@@ -35,7 +35,8 @@ export class GuestSession extends EventTarget {
     this.role = "guest";
     this.config = { ...GUEST_DEFAULTS, ...globalThis.thousandNetConfig, ...config };
     this.record = loadRecord(link.room);
-    this.name = name || this.record.name || "Player";
+    // The name this guest last used at this table wins over the default one.
+    this.name = this.record.name || name || "Player";
     this.seat = this.record.seat ?? null;
     this.table = null;
     this.hostPeer = null;

@@ -271,6 +271,7 @@ function nameBox(session) {
       session._tableChanged();
     } else {
       session.name = name;
+      session._persist?.({ name });
       session.hello?.();
     }
   });
