@@ -102,6 +102,8 @@ class Game:
         self.seed: int | str = 0
         self.deals: list[dict[str, Any]] = []
         self.deal_seeds: dict[int, str] = {}
+        self.explicit_dealt = 0
+        """How many of ``deals`` have been dealt."""
         self.start_scores: list[int] | None = None
         self.players = 3
         self.log: list[str] = []
@@ -174,6 +176,16 @@ class Game:
         With two players each hand has 10 cards and ``talon`` lists 4 cards:
         the first two are talon 0, the last two talon 1. With four players
         ``hands`` lists four hands and the dealer's is empty.
+
+        Explicit deals are dealt in their order, each by the dealer it is
+        written for: the seat its ``dealer`` names, or with four players the
+        seat whose hand is empty (without ``dealer``, deal ``k`` is written for
+        the ``k``-th dealer from the first one). A redeal is dealt again by the
+        same dealer, so when the next explicit deal is written for another
+        dealer, the redeal is shuffled from the seed and that explicit deal
+        waits for its dealer. With two or three players a deal that names no
+        dealer fits any dealer and is simply the next deal, redeals counting.
+        So the cards always match who plays.
         """
         rules = rules if rules is not None else Rules.preset("classic")
         if not isinstance(rules, Rules):
@@ -280,8 +292,10 @@ class Game:
             self.active.append(self._next(self.active[-1]))
         per = 10 if n == 2 else 7
         hands = [0] * n
-        if self.deal_no < len(self.deals):
-            d = self.deals[self.deal_no]
+        explicit = self._next_explicit_deal()
+        if explicit is not None:
+            d = explicit
+            self.explicit_dealt += 1
             hands = [mask_of(h) for h in d["hands"]]
             talon_cards = [parse_card(c) for c in d["talon"]]
         else:
@@ -337,6 +351,17 @@ class Game:
         else:
             self.phase = BIDDING
             self.turn = self._next(first)
+
+    def _next_explicit_deal(self) -> dict[str, Any] | None:
+        """The next explicit deal if it is written for the dealer dealing now."""
+        if self.explicit_dealt >= len(self.deals):
+            return None
+        d = self.deals[self.explicit_dealt]
+        if "dealer" in d:
+            return d if d["dealer"] == self.dealer else None
+        if self.players == 4:
+            return None if d["hands"][self.dealer] else d
+        return d
 
     def _may_play_dark(self) -> bool:
         r = self.rules
@@ -477,7 +502,7 @@ class Game:
     def _may_write_off(self) -> bool:
         r = self.rules
         s = self.declarer
-        if s is None or not r.write_off or self.golden:
+        if s is None or not r.write_off:
             return False
         if self.dark and not r.dark_write_off:
             return False
@@ -1059,8 +1084,9 @@ class Game:
         self.contract = value
         deltas = [0] * self.players
         marks: list[list[str]] = [[] for _ in range(self.players)]
+        golden = 2 if self.golden else 1
         if not r.write_off_keeps_score:
-            deltas[d] = -value * (2 if self.dark else 1)
+            deltas[d] = -value * (2 if self.dark else 1) * golden
         self.write_offs[d] += 1
         if r.write_off_third_penalty and self.write_offs[d] == 3:
             deltas[d] -= r.penalty
@@ -1068,8 +1094,11 @@ class Game:
         share = 60 if self.players == 2 or r.write_off_flat_60 else write_off_share(value)
         for o in self.opponents:
             if not self._scores_nothing(o):
-                deltas[o] = share
+                deltas[o] = share * golden
         marks[d].append("writeoff")
+        if self.golden:
+            for row in marks:
+                row.append("golden")
         self._dealer_talon_score(deltas, marks)
         self._finish_hand("writeoff", deltas, marks, {})
 
@@ -1580,6 +1609,8 @@ def _check_deal(d: Any, players: int, k: int, dealer: int) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     hands, talon = d.get("hands"), d.get("talon")
+    if "dealer" in d:
+        dealer = _check_seat(d["dealer"], players, f"{where}: dealer")
     per = 10 if players == 2 else 7
     talon_size = 4 if players == 2 else 3
     if not isinstance(hands, list) or len(hands) != players:
