@@ -3,14 +3,20 @@
  * The whole API the UI uses is `engine.call(method, ...args)`, which
  * resolves with the bridge's plain-data result (see engine_bridge.py for
  * the methods) or rejects with an Error whose `name` is the Python
- * exception's (`IllegalAction` for a move the rules refuse). `ready`
+ * exception's (`IllegalAction` for a move the rules refuse) and, for an
+ * IllegalAction, a stable `code` (`not_your_turn`, `must_follow`, … — see
+ * thousand.actions.REFUSAL_CODES) with its `detail` (`suit` where a suit
+ * matters, also as `.suit`). `ready`
  * settles when Python has booted; "progress" events report the boot.
  */
 
 export class EngineError extends Error {
-  constructor({ type, name, message }) {
+  constructor({ type, name, message, code, ...detail }) {
     super(message);
     this.name = type ?? name ?? "EngineError";
+    this.code = code ?? null;
+    this.detail = detail;
+    this.suit = detail.suit ?? null;
   }
 }
 

@@ -5,8 +5,10 @@ the page may call. It runs inside Pyodide in the engine worker; arguments
 and results cross as JSON text, so nothing but plain data leaves Python.
 It holds no rules: every method is a thin call into the ``thousand``
 package, and an error the engine raises (``IllegalAction`` above all)
-comes back to the page as ``{"error": {"type", "message"}}``, which
-engine.js turns into a rejected promise with that name.
+comes back to the page as ``{"error": {"type", "message", "code"}}``
+(``code`` and the refusal's detail, such as ``suit``, only for an
+``IllegalAction``: see ``thousand.actions.REFUSAL_CODES``), which engine.js
+turns into a rejected promise with that name and code.
 
 Computer seats think here too (``bot_act``), so the page never freezes.
 
@@ -80,10 +82,28 @@ def act(seat: int, action: str, view_seat: int | None = None) -> dict[str, Any]:
     """
     game = _current()
     if game.current_player != seat:
-        who = "nobody" if game.current_player is None else f"seat {game.current_player}"
-        raise IllegalAction(f"it is not seat {seat}'s turn: {who} is to move")
+        raise _not_your_turn(game, seat)
     game.apply(action)
     return _after(game, seat if view_seat is None else view_seat)
+
+
+def _not_your_turn(game: Game, seat: Any) -> IllegalAction:
+    if game.current_player is None:
+        return IllegalAction("the match is over", "game_over")
+    return IllegalAction(
+        f"it is not seat {seat}'s turn: seat {game.current_player} is to move", "not_your_turn"
+    )
+
+
+@method
+def why(seat: int, action: str) -> dict[str, Any] | None:
+    """Why ``action`` by ``seat`` would be refused, or ``None`` if it is legal; nothing changes.
+
+    The answer is ``{"code", "message", ...detail}`` (``suit`` where a suit
+    matters): the UI asks it when a player clicks a card it may not play.
+    """
+    refusal = _current().why_illegal(action, seat)
+    return None if refusal is None else refusal.to_dict()
 
 
 def _after(game: Game, view_seat: int | None) -> dict[str, Any]:
@@ -100,7 +120,7 @@ def bot_act(seat: int, level: str, seed: int, view_seat: int | None = None) -> d
 
     game = _current()
     if game.current_player != seat:
-        raise IllegalAction(f"it is not seat {seat}'s turn")
+        raise _not_your_turn(game, seat)
     action = choose(game.view(seat), level, seed)
     game.apply(action)
     return {"action": action, **_after(game, view_seat)}
@@ -273,4 +293,7 @@ def call(name: str, args_json: str) -> str:
         # player can cause (a ValueError such as IllegalAction) needs none.
         if not isinstance(e, (ValueError, LookupError)):
             traceback.print_exc()
-        return json.dumps({"error": {"type": type(e).__name__, "message": str(e)}})
+        error: dict[str, Any] = {"type": type(e).__name__, "message": str(e)}
+        if isinstance(e, IllegalAction):
+            error.update(e.to_dict())
+        return json.dumps({"error": error})

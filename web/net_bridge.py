@@ -36,8 +36,11 @@ HEX_SEED_LENGTH = 64
 """Seeds on the wire are 32 random bytes as lowercase hex."""
 
 
-class NotYourTurn(ValueError):
-    """An action from a seat that is not the one to move."""
+class NotYourTurn(IllegalAction):
+    """An action from a seat that is not the one to move (code ``not_your_turn``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "not_your_turn")
 
 
 class NoGame(LookupError):
@@ -174,7 +177,7 @@ def net_host_apply(seat: int, action: str) -> dict[str, Any]:
             "the match is over" if turn is None else f"it is seat {turn}'s turn, not seat {seat}'s"
         )
     if not isinstance(action, str):
-        raise IllegalAction("an action is a text such as 'bid 110'")
+        raise IllegalAction("an action is a text such as 'bid 110'", "malformed")
     game.apply(action)
     return _state(game)
 

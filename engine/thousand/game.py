@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy as _copy
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import (
     Action,
@@ -102,6 +102,8 @@ class Game:
         self.seed: int | str = 0
         self.deals: list[dict[str, Any]] = []
         self.deal_seeds: dict[int, str] = {}
+        self.explicit_dealt = 0
+        """How many of ``deals`` have been dealt."""
         self.start_scores: list[int] | None = None
         self.players = 3
         self.log: list[str] = []
@@ -174,6 +176,16 @@ class Game:
         With two players each hand has 10 cards and ``talon`` lists 4 cards:
         the first two are talon 0, the last two talon 1. With four players
         ``hands`` lists four hands and the dealer's is empty.
+
+        Explicit deals are dealt in their order, each by the dealer it is
+        written for: the seat its ``dealer`` names, or with four players the
+        seat whose hand is empty (without ``dealer``, deal ``k`` is written for
+        the ``k``-th dealer from the first one). A redeal is dealt again by the
+        same dealer, so when the next explicit deal is written for another
+        dealer, the redeal is shuffled from the seed and that explicit deal
+        waits for its dealer. With two or three players a deal that names no
+        dealer fits any dealer and is simply the next deal, redeals counting.
+        So the cards always match who plays.
         """
         rules = rules if rules is not None else Rules.preset("classic")
         if not isinstance(rules, Rules):
@@ -280,8 +292,10 @@ class Game:
             self.active.append(self._next(self.active[-1]))
         per = 10 if n == 2 else 7
         hands = [0] * n
-        if self.deal_no < len(self.deals):
-            d = self.deals[self.deal_no]
+        explicit = self._next_explicit_deal()
+        if explicit is not None:
+            d = explicit
+            self.explicit_dealt += 1
             hands = [mask_of(h) for h in d["hands"]]
             talon_cards = [parse_card(c) for c in d["talon"]]
         else:
@@ -337,6 +351,17 @@ class Game:
         else:
             self.phase = BIDDING
             self.turn = self._next(first)
+
+    def _next_explicit_deal(self) -> dict[str, Any] | None:
+        """The next explicit deal if it is written for the dealer dealing now."""
+        if self.explicit_dealt >= len(self.deals):
+            return None
+        d = self.deals[self.explicit_dealt]
+        if "dealer" in d:
+            return d if d["dealer"] == self.dealer else None
+        if self.players == 4:
+            return None if d["hands"][self.dealer] else d
+        return d
 
     def _may_play_dark(self) -> bool:
         r = self.rules
@@ -477,7 +502,7 @@ class Game:
     def _may_write_off(self) -> bool:
         r = self.rules
         s = self.declarer
-        if s is None or not r.write_off or self.golden:
+        if s is None or not r.write_off:
             return False
         if self.dark and not r.dark_write_off:
             return False
@@ -486,11 +511,11 @@ class Game:
         limit = r.write_off_limit
         return not (limit is not None and self.write_offs[s] >= limit)
 
-    def _redeal_reasons(self, seat: int) -> list[str]:
-        """The redeal claims (пересдача) this seat may make now, as short reasons."""
+    def _redeal_reasons(self, seat: int) -> list[RedealReason]:
+        """The redeal claims (пересдача) this seat may make now."""
         r = self.rules
         if self.phase == CLAIM:
-            return ["four nines after the pass"] if seat == self.turn else []
+            return [_reason("four_nines_after_pass")] if seat == self.turn else []
         is_declarer = seat == self.declarer and self.phase in (TALON, CONTRACT)
         # A hand-based claim is made before one has bid; the declarer may still make
         # it when they never spoke (first hand winning the obligatory 100).
@@ -505,28 +530,28 @@ class Game:
         )
         if is_declarer and r.redeal_only_at_100 and (self.raised or self.bid != OBLIGATORY_BID):
             return []
-        reasons = []
+        reasons: list[RedealReason] = []
         dealt = self.dealt[seat]
         if may_claim_hand:
             if r.redeal_hand_below is not None and points(dealt) < r.redeal_hand_below:
-                reasons.append(f"hand worth less than {r.redeal_hand_below}")
+                reasons.append(_reason("hand_below", r.redeal_hand_below))
             if r.redeal_four_nines and dealt & NINES_MASK == NINES_MASK:
-                reasons.append("four nines in hand")
+                reasons.append(_reason("four_nines"))
             if r.redeal_four_jacks and dealt & JACKS_MASK == JACKS_MASK:
-                reasons.append("four jacks in hand")
+                reasons.append(_reason("four_jacks"))
         if is_declarer:
             talon = self.talon
             if r.redeal_talon_below is not None and points(talon) < r.redeal_talon_below:
-                reasons.append(f"talon worth less than {r.redeal_talon_below}")
+                reasons.append(_reason("talon_below", r.redeal_talon_below))
             nines = count(talon & NINES_MASK)
             if r.redeal_two_nines_talon and nines == 2:
-                reasons.append("two nines in the talon")
+                reasons.append(_reason("talon_two_nines"))
             if r.redeal_three_nines_talon and nines == 3:
-                reasons.append("three nines in the talon")
+                reasons.append(_reason("talon_three_nines"))
             if r.redeal_three_jacks_talon and count(talon & JACKS_MASK) == 3:
-                reasons.append("three jacks in the talon")
+                reasons.append(_reason("talon_three_jacks"))
             if r.redeal_four_nines_after_pass and (dealt | talon) & NINES_MASK == NINES_MASK:
-                reasons.append("four nines with the talon")
+                reasons.append(_reason("four_nines_with_talon"))
         return reasons
 
     def _plays(self, seat: int) -> list[Action]:
@@ -599,68 +624,136 @@ class Game:
 
     # --- validation -----------------------------------------------------------------------
 
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action | str, seat: int | None = None) -> IllegalAction | None:
+        """Why ``action`` would be refused, or ``None`` if it is legal; nothing changes.
+
+        ``seat`` is who asks (default: the seat to move). A seat that is not
+        the one to move gets ``not_your_turn`` whatever the action, so a front
+        end can explain any card a player clicks; once the match is over
+        every action gets ``game_over``. The answer is the very exception
+        :meth:`apply` would raise (for the seat to move), with its
+        :attr:`~thousand.actions.IllegalAction.code`.
+        """
+        if self.phase == OVER:
+            return IllegalAction("the match is over", "game_over")
+        if seat is not None and seat != self.turn:
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return IllegalAction(f"no seat {seat!r}", "malformed")
+            return IllegalAction(
+                f"it is not seat {seat}'s turn: seat {self.turn} is to move", "not_your_turn"
+            )
+        try:
+            act = as_action(action)
+        except IllegalAction as e:
+            return e
+        if self._allows(act):
+            return None
+        return self._refusal(act)
+
+    def _refusal(self, action: Action) -> IllegalAction:
         """Why ``action``, which is not among the legal actions, is refused."""
         if self.phase == OVER:
-            return "the match is over"
+            return IllegalAction("the match is over", "game_over")
         s, phase = self.turn, self.phase
+        if isinstance(action, Give) and not 0 <= action.seat < self.players:
+            return IllegalAction(f"no seat {action.seat} at a table of {self.players}", "malformed")
+        if isinstance(action, Take) and action.index not in (0, 1):
+            return IllegalAction(f"there is no talon {action.index}: take 0 or 1", "malformed")
         if isinstance(action, Bid) and phase == BIDDING:
             values = self._bid_values(s)
             if not values:
-                return f"seat {s} cannot raise the bid now and may only pass"
-            return (
-                f"bid {action.value} is not allowed: bids now run from {values[0]} to {values[-1]}"
+                return IllegalAction(
+                    f"seat {s} cannot raise the bid now and may only pass", "cannot_raise"
+                )
+            return _value_refusal(
+                f"bid {action.value} is not allowed: bids now run from {values[0]} to {values[-1]}",
+                action.value,
+                values,
             )
         if isinstance(action, Contract) and phase == CONTRACT:
             values = self._contract_values()
-            return (
+            return _value_refusal(
                 f"contract {action.value} is not allowed: contracts run from {values[0]} "
-                f"to {values[-1]}"
+                f"to {values[-1]}",
+                action.value,
+                values,
             )
         if isinstance(action, Give) and phase == TALON and self.players > 2:
             if not self.hands[s] & bit(action.card):
-                return f"seat {s} does not hold {card_text(action.card)}"
+                return IllegalAction(
+                    f"seat {s} does not hold {card_text(action.card)}", "not_in_hand"
+                )
             if action.seat not in self.opponents:
-                return f"seat {action.seat} is not an opponent of the declarer"
-            return f"seat {action.seat} already received a card"
+                return IllegalAction(
+                    f"seat {action.seat} is not an opponent of the declarer", "not_opponent"
+                )
+            return IllegalAction(f"seat {action.seat} already received a card", "already_given")
         if isinstance(action, Discard) and phase == TALON:
-            return f"seat {s} does not hold {card_text(action.card)}"
+            return IllegalAction(f"seat {s} does not hold {card_text(action.card)}", "not_in_hand")
         if isinstance(action, Play) and phase == PLAY:
-            return self._why_illegal_play(s, action)
+            return self._play_refusal(s, action)
         if isinstance(action, Redeal):
-            return f"seat {s} has no redeal claim now"
+            return IllegalAction(f"seat {s} has no redeal claim now", "no_redeal")
         if isinstance(action, WriteOff | Cross | Bomb) and phase in _AFTER_BIDDING:
             if phase == PLAY and not self._before_first_lead():
-                return f"{action} is only possible before the first lead"
-            return f"seat {s} may not {action} this hand"
-        return f"{action} is not possible in the {phase} phase"
+                return IllegalAction(f"{action} is only possible before the first lead", "too_late")
+            return IllegalAction(f"seat {s} may not {action} this hand")
+        if _PHASE_OF.get(type(action)) != phase:
+            return IllegalAction(f"{action} is not possible in the {phase} phase", "wrong_phase")
+        return IllegalAction(f"{action} is not possible in the {phase} phase")
 
-    def _why_illegal_play(self, s: int, action: Play) -> str:
+    def _play_refusal(self, s: int, action: Play) -> IllegalAction:
         c = action.card
         hand = self.hands[s]
         if not hand & bit(c):
-            return f"seat {s} does not hold {card_text(c)}"
+            return IllegalAction(f"seat {s} does not hold {card_text(c)}", "not_in_hand")
         if action.declare:
             if self.trick:
-                return "a marriage is declared only by leading its king or queen"
-            if not self.trick_counts[s] and not self.rules.marriage_first_lead:
-                return "a marriage may be declared only after taking a trick"
-            return f"{card_text(c)} is not part of a marriage in hand"
+                message = "a marriage is declared only by leading its king or queen"
+            elif not self.trick_counts[s] and not self.rules.marriage_first_lead:
+                message = "a marriage may be declared only after taking a trick"
+            else:
+                message = f"{card_text(c)} is not part of a marriage in hand"
+            return IllegalAction(message, "cannot_declare")
         if not self.trick:
             assert self.trump is not None
             trump = SUIT_CHARS[self.trump]
             if self.rules.must_lead_trump:
-                return f"you must lead a trump ({trump})"
-            return f"you may not lead the trump ({trump}) that another player declared"
-        led = SUIT_CHARS[suit_of(self.trick[0][1])]
-        if hand & SUIT_MASKS[suit_of(self.trick[0][1])]:
-            if self.rules.must_beat and suit_of(c) == suit_of(self.trick[0][1]):
-                return f"{card_text(c)} is too low: you must beat the trick when you can"
-            return f"{card_text(c)} does not follow suit: play a card of {led}"
+                return IllegalAction(
+                    f"you must lead a trump ({trump})", "must_lead_trump", suit=trump
+                )
+            return IllegalAction(
+                f"you may not lead the trump ({trump}) that another player declared",
+                "no_foreign_trump",
+                suit=trump,
+            )
+        led_suit = suit_of(self.trick[0][1])
+        led = SUIT_CHARS[led_suit]
+        if hand & SUIT_MASKS[led_suit]:
+            if self.rules.must_beat and suit_of(c) == led_suit:
+                return IllegalAction(
+                    f"{card_text(c)} is too low: you must beat the trick when you can",
+                    "must_beat",
+                    suit=led,
+                )
+            return IllegalAction(
+                f"{card_text(c)} does not follow suit: play a card of {led}",
+                "must_follow",
+                suit=led,
+            )
         assert self.trump is not None
+        trump = SUIT_CHARS[self.trump]
         if self.rules.must_beat and suit_of(c) == self.trump:
-            return f"{card_text(c)} is too low: you must over-trump when you can"
-        return f"{card_text(c)}: with no {led} you must play a trump ({SUIT_CHARS[self.trump]})"
+            return IllegalAction(
+                f"{card_text(c)} is too low: you must over-trump when you can",
+                "must_beat",
+                suit=trump,
+            )
+        return IllegalAction(
+            f"{card_text(c)}: with no {led} you must play a trump ({trump})",
+            "must_trump",
+            suit=trump,
+        )
 
     # --- applying -------------------------------------------------------------------------
 
@@ -668,7 +761,7 @@ class Game:
         """Apply one action of the current player; an illegal one raises and changes nothing."""
         act = as_action(action)
         if not self._allows(act):
-            raise IllegalAction(self._why_illegal(act))
+            raise self._refusal(act)
         self.log.append(str(act))
         s = self.turn
         hand_before = self.hand_no
@@ -789,7 +882,7 @@ class Game:
         reason = self._redeal_reasons(seat)[0]
         deltas = [0] * self.players
         marks: list[list[str]] = [[] for _ in range(self.players)]
-        if self.rules.redeal_penalty_dealer and reason in _DEALER_PENALTY_REASONS:
+        if self.rules.redeal_penalty_dealer and reason.code in _DEALER_PENALTY_REASONS:
             deltas[self.dealer] = -self.rules.penalty
             marks[self.dealer].append("penalty")
             self.scores[self.dealer] -= self.rules.penalty
@@ -799,7 +892,9 @@ class Game:
                 "dealer": self.dealer,
                 "result": "redeal",
                 "claimant": seat,
-                "reason": reason,
+                "reason": reason.text,
+                "reason_code": reason.code,
+                "reason_value": reason.value,
                 "declarer": self.declarer,
                 "bid": self.bid,
                 "contract": None,
@@ -989,8 +1084,9 @@ class Game:
         self.contract = value
         deltas = [0] * self.players
         marks: list[list[str]] = [[] for _ in range(self.players)]
+        golden = 2 if self.golden else 1
         if not r.write_off_keeps_score:
-            deltas[d] = -value * (2 if self.dark else 1)
+            deltas[d] = -value * (2 if self.dark else 1) * golden
         self.write_offs[d] += 1
         if r.write_off_third_penalty and self.write_offs[d] == 3:
             deltas[d] -= r.penalty
@@ -998,8 +1094,11 @@ class Game:
         share = 60 if self.players == 2 or r.write_off_flat_60 else write_off_share(value)
         for o in self.opponents:
             if not self._scores_nothing(o):
-                deltas[o] = share
+                deltas[o] = share * golden
         marks[d].append("writeoff")
+        if self.golden:
+            for row in marks:
+                row.append("golden")
         self._dealer_talon_score(deltas, marks)
         self._finish_hand("writeoff", deltas, marks, {})
 
@@ -1423,12 +1522,68 @@ class Game:
         )
 
 
+class RedealReason(NamedTuple):
+    """Why a redeal may be claimed: a stable ``code`` (one of :data:`REDEAL_REASONS`),
+    the threshold ``value`` where the rule has one (points), and the English ``text``."""
+
+    code: str
+    value: int | None
+    text: str
+
+
+REDEAL_REASONS: dict[str, str] = {
+    "hand_below": "hand worth less than {value}",
+    "four_nines": "four nines in hand",
+    "four_jacks": "four jacks in hand",
+    "talon_below": "talon worth less than {value}",
+    "talon_two_nines": "two nines in the talon",
+    "talon_three_nines": "three nines in the talon",
+    "talon_three_jacks": "three jacks in the talon",
+    "four_nines_with_talon": "four nines with the talon",
+    "four_nines_after_pass": "four nines after the pass",
+}
+"""The codes of redeal claims, as a sheet row's ``reason_code``, with the English
+text of its ``reason`` (``{value}`` is the row's ``reason_value``, a threshold)."""
+
+
+def _reason(code: str, value: int | None = None) -> RedealReason:
+    return RedealReason(code, value, REDEAL_REASONS[code].format(value=value))
+
+
 _DEALER_PENALTY_REASONS = (
-    "three nines in the talon",
-    "four nines in hand",
-    "four nines with the talon",
-    "four nines after the pass",
+    "talon_three_nines",
+    "four_nines",
+    "four_nines_with_talon",
+    "four_nines_after_pass",
 )
+
+
+_PHASE_OF: dict[type, str] = {
+    Dark: DARK,
+    Look: DARK,
+    Bid: BIDDING,
+    Pass: BIDDING,
+    Take: CHOOSE,
+    Give: TALON,
+    Discard: TALON,
+    Decline: CLAIM,
+    Contract: CONTRACT,
+    Play: PLAY,
+}
+"""The phase an action belongs to, where it belongs to one (``redeal`` and the
+ways to abandon a hand belong to several)."""
+
+
+def _value_refusal(message: str, value: int, values: list[int]) -> IllegalAction:
+    """A bid or contract outside ``values``: too low, too high, or off the step."""
+    low, high = values[0], values[-1]
+    if value < low:
+        code = "bid_too_low"
+    elif value > high:
+        code = "bid_too_high"
+    else:
+        code = "bid_step"
+    return IllegalAction(message, code, low=low, high=high)
 
 
 def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -1454,6 +1609,8 @@ def _check_deal(d: Any, players: int, k: int, dealer: int) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     hands, talon = d.get("hands"), d.get("talon")
+    if "dealer" in d:
+        dealer = _check_seat(d["dealer"], players, f"{where}: dealer")
     per = 10 if players == 2 else 7
     talon_size = 4 if players == 2 else 3
     if not isinstance(hands, list) or len(hands) != players:

@@ -223,3 +223,54 @@ def test_no_game_yet_is_a_clear_error() -> None:
         call("net_host_state")
     with pytest.raises(IllegalAction):
         Game.new().apply("bid 5")
+
+
+def error_of(name: str, *args: Any) -> dict[str, Any]:
+    reply = json.loads(engine_bridge.call(name, json.dumps(list(args))))
+    assert "error" in reply, reply
+    error: dict[str, Any] = reply["error"]
+    return error
+
+
+def test_refusals_cross_the_bridge_with_their_code() -> None:
+    call("new", {"seed": 4})
+    view = call("view", None)
+    turn, other = view["turn"], (view["turn"] + 1) % 3
+    save = call("save")
+    error = error_of("act", other, "pass")
+    assert (error["type"], error["code"]) == ("IllegalAction", "not_your_turn")
+    assert error_of("act", turn, "bid 7")["code"] == "bid_too_low"
+    assert error_of("act", turn, "bid x")["code"] == "malformed"
+    assert error_of("act", turn, "play AS")["code"] == "wrong_phase"
+    assert "code" not in error_of("hand_replay", 5)
+    assert call("why", turn, "pass") is None
+    assert call("why", other, "pass")["code"] == "not_your_turn"
+    why = call("why", turn, "bid 7")
+    assert why["code"] == "bid_too_low" and why["message"] and why["low"] == 105
+    assert call("save") == save
+
+
+def test_the_bridge_tells_which_suit_a_card_must_follow() -> None:
+    call("new", {"seed": 4})
+    rng = random.Random(4)
+    while True:
+        view = call("view", call("view", None)["turn"])
+        if view["phase"] == "play" and view["trick"]:
+            refused = [c for c in view["hand"] if f"play {c}" not in view["legal"]]
+            if refused:
+                break
+        call("act", view["seat"], rng.choice(view["legal"]))
+    seat, card = view["seat"], refused[0]
+    why = call("why", seat, f"play {card}")
+    assert why["code"] in {"must_follow", "must_trump"}
+    assert why["suit"] in "SCDH"
+    error = error_of("act", seat, f"play {card}")
+    assert {k: error[k] for k in why} == why
+
+
+def test_the_host_refuses_another_seat_with_not_your_turn() -> None:
+    state = call("net_host_new", Rules.preset("classic").to_dict(), seed_of(0))
+    other = (state["turn"] + 1) % 3
+    error = error_of("net_host_apply", other, "pass")
+    assert (error["type"], error["code"]) == ("NotYourTurn", "not_your_turn")
+    assert error_of("net_host_apply", state["turn"], {"not": "text"})["code"] == "malformed"
