@@ -55,7 +55,7 @@ function newDeal(view, names) {
   } else if (view.phase === "dark") {
     parts.push(t("story.dark-or-look", { name: names[view.turn] }));
   }
-  return parts.join(": ");
+  return parts.join(" · ");
 }
 
 /** The words for a scored sheet row that ended a deal early: a redeal, a write-off. */
@@ -87,8 +87,9 @@ export function refusalText(refusal) {
 /**
  * The story of one change: what `view` shows that `previous` did not, as
  * seen by `you`. `fresh` are the sheet rows scored by this change.
- * Returns [text, spoken]: the line for the table and the fuller words for a
- * screen reader (cards named in words); "" when there is nothing to say.
+ * Returns {text, ended, dealt, phase, spoken}: the line for the table, what ended
+ * the last deal when a new one is dealt (`dealt`), and the fuller words for a
+ * screen reader (cards named in words); "" where there is nothing to say.
  */
 export function describe(view, names, you, previous = null, fresh = []) {
   const last = view.last_action;
@@ -129,7 +130,9 @@ export function describe(view, names, you, previous = null, fresh = []) {
     }
   }
   for (const row of fresh) if (row.result !== "made" && row.result !== "failed") say(rowWords(row, names));
+  // A new deal: what ended the last one is kept apart from the new deal's first line.
+  const ended = dealt ? shown.splice(0).join(". ") : "";
   if (dealt && view.phase !== "over") say(newDeal(view, names));
   if (view.turn === you && view.phase !== "over" && spoken.length) spoken.push(t("announce.yourturn"));
-  return [shown.join(". "), spoken.join(". ")];
+  return { text: shown.join(". "), ended, dealt, phase: view.phase, spoken: spoken.join(". ") };
 }

@@ -13,7 +13,7 @@ import { registerServiceWorker, servedFromCache } from "./offline.js";
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, youNames } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
-import { playedCards, renderTable, showError, showNote, showProgress, showReady, showStory } from "./table.js";
+import { dropEnded, playedCards, renderTable, showError, showNote, showProgress, showReady, showStory } from "./table.js";
 import { renderHand } from "./hand.js";
 import { renderControls } from "./controls.js";
 import { closeAll, confirmDialog, messageDialog, openDialog } from "./dialogs.js";
@@ -271,14 +271,14 @@ function onView(view) {
   if (first) {
     state.sheetLength = view.sheet.length;
     state.handNo = view.hand_no;
-    showStory("");
+    showStory();
     if (view.turn === state.session.seat) announce(t("announce.yourturn"));
     reopenSummary(view, handEndContext());
     return;
   }
-  const [text, words] = describe(view, names(), state.session.seat, previous, fresh);
-  showStory(text);
-  const said = [words];
+  const story = describe(view, names(), state.session.seat, previous, fresh);
+  showStory(story);
+  const said = [story.spoken];
   if (view.hand_no !== state.handNo && view.hand.length) {
     said.push(t("announce.hand", { cards: sortHand(view.hand).map(cardLabel).join(", ") }));
   }
@@ -332,6 +332,7 @@ async function act(text) {
   if (state.busy) return;
   state.busy = true;
   showNote("");
+  dropEnded();
   state.typed = "";
   try {
     await state.session.act(text);

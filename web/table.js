@@ -48,11 +48,44 @@ export function showNote(text) {
   $("note").textContent = text;
 }
 
-/** What just happened, in the middle of the table; "" clears it. */
-export function showStory(text) {
-  const story = $("story");
-  story.textContent = text;
-  story.hidden = !text;
+// The story of the deal so far: its last few lines, the newest last.
+const STORY_LINES = 3;
+let storyLines = [];
+
+let endedLine = "";
+
+/**
+ * What just happened, in the middle of the table. `text` is the newest line;
+ * `dealt` starts a new deal (the lines of the last one go), and `ended` is
+ * what ended the last deal (a redeal, a write-off): it shows above the new
+ * deal's lines until you act or the bidding is over (dropEnded). `phase` is
+ * the view's. No arguments: clear.
+ */
+export function showStory(story = null) {
+  const { text = "", dealt = true, ended = "", phase = "bidding" } = story ?? {};
+  if (dealt) {
+    storyLines = [];
+    endedLine = ended;
+  }
+  if (!["bidding", "dark"].includes(phase)) endedLine = "";
+  if (text) storyLines = [...storyLines, text].slice(-STORY_LINES);
+  drawStory();
+}
+
+/** The note of how the last deal ended goes (you have acted in the new one). */
+export function dropEnded() {
+  if (!endedLine) return;
+  endedLine = "";
+  drawStory();
+}
+
+function drawStory() {
+  const nodes = [];
+  if (endedLine) nodes.push(el("span", "story-ended", endedLine));
+  storyLines.forEach((line, k) => nodes.push(el("span", k === storyLines.length - 1 ? "story-now" : "story-old", line)));
+  const box = $("story");
+  box.replaceChildren(...nodes);
+  box.hidden = nodes.length === 0;
 }
 
 /** The cards of this hand's tricks and the trick on the table: played, so public. */

@@ -33,6 +33,15 @@ from table_driver import (
 from thousand import Game, Rules
 
 FAST = "?delay=0&bots=random&lang=en"
+SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+# What the page says for the engine's refusal codes of a card in play.
+REFUSALS = {
+    "must_follow": "You must follow {}",
+    "must_trump": "You must trump ({})",
+    "must_beat": "You must beat the trick in {}",
+    "must_lead_trump": "You must lead a trump ({})",
+    "no_foreign_trump": "You may not lead the trump another player declared ({})",
+}
 # Your leads in both hands: hearts first (drawing the computer's trumps),
 # declaring each marriage with its king once you have taken a trick.
 LEADS = ["AH", "KH", "TH", "QH", "AD", "KD", "TD", "QD"]
@@ -43,6 +52,11 @@ def scripted_match() -> str:
     give, name a contract, declare marriages, reach the barrel and win.
     Anna starts below zero, so a minus sign shows from the start."""
     return Game.new(seed=11, deal=[{**DEAL, "dealer": 0}, DEAL], scores=[800, -300, 0]).to_json()
+
+
+def minus(n: int) -> str:
+    """A change of score as the page writes it: +60, −120, 0."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
 def bid_until_won(page: Page, keyboard: bool = False) -> None:
@@ -112,9 +126,21 @@ def play_hand(page: Page, shot, first: bool) -> None:
         # After giving, the keyboard focus is on the next control: the contract.
         page.wait_for_function("document.activeElement?.closest('#actions .stepper') !== null")
         shot("contract")
-        # Number keys name the contract.
+        # Write-off sits apart, and its confirmation names the engine's amounts.
+        page.locator('#actions .row.apart [data-action="writeoff"]').click()
+        confirm = page.locator('dialog[data-dialog="confirm-writeoff"]')
+        game = Game.from_json(page.evaluate("thousand.session.exportText()"))
+        game.apply("writeoff")
+        loss, anna, boris = game.sheet[-1]["deltas"]
+        expect(confirm).to_contain_text(f"You score {minus(loss)}")
+        expect(confirm).to_contain_text(f"Anna {minus(anna)}, Boris {minus(boris)}")
+        shot("writeoff-confirm")
+        close_dialog(page, "confirm-writeoff", "false")
+        assert view(page)["phase"] == "contract"
+        # Number keys name the contract; the button says the typed number at once.
         n = moves(page)
         page.keyboard.type("200")
+        expect(page.locator("#actions .stepper .btn.primary")).to_have_text("Play 200")
         page.keyboard.press("Enter")
         after(page, n)
         assert view(page)["contract"] == 200
@@ -154,6 +180,10 @@ def play_hand(page: Page, shot, first: bool) -> None:
                 shot("declare")
             close_dialog(page, "declare", f"play {card} declare")
         after(page, n)
+        if first and card == "KH":
+            # The marriage and the new trump are told where the eye is.
+            expect(page.locator("#story")).to_contain_text("You declared the ♥ hearts marriage")
+            expect(page.locator("#story")).to_contain_text("trump is now ♥")
         if first and k == 2:
             # The trick just taken stays on the table until the next lead.
             page.wait_for_function("thousand.view.last_action?.trick?.winner === 0")
@@ -192,7 +222,7 @@ def test_a_whole_match_against_the_computer(
     bid_until_won(page, keyboard=True)
     assert any(s == 0 and v != "pass" for s, v in view(page)["bids"])
     # The end of the bidding: who takes the talon, and what it holds.
-    expect(page.locator("#story")).to_contain_text("You take the talon for")
+    expect(page.locator("#story")).to_contain_text("You took the talon for")
     for card in ("Q♦", "J♠", "J♣"):
         expect(page.locator("#story")).to_contain_text(card)
     play_hand(page, shot, first=True)
@@ -290,6 +320,7 @@ def test_reload_mid_hand_resumes_the_same_position(
     open_page(page, site_url, "?seed=7&delay=0&bots=random&lang=en")
     assert wait_turn(page) == "turn"
     v = view(page)
+    explained: set[str] = set()
     # Play on until the hand is well under way (past the bidding), passing whenever asked.
     for _ in range(40):
         v = view(page)
@@ -321,7 +352,13 @@ def test_reload_mid_hand_resumes_the_same_position(
             if dimmed:
                 n = moves(page)
                 page.locator(f'#hand [data-card="{dimmed[0][0]}"]').click(force=True)
-                page.wait_for_timeout(200)
+                # The page says why, in the words of the engine's reason code.
+                game = Game.from_json(page.evaluate("thousand.session.exportText()"))
+                refusal = game.why_illegal(f"play {dimmed[0][0]}", 0)
+                assert refusal is not None
+                suit = SUIT_SYMBOLS[refusal.suit] if refusal.suit else ""
+                expect(page.locator("#note")).to_have_text(REFUSALS[refusal.code].format(suit))
+                explained.add(refusal.code)
                 assert moves(page) == n
             card = sorted(playable)[0]
             n = moves(page)
@@ -331,6 +368,7 @@ def test_reload_mid_hand_resumes_the_same_position(
             after(page, n)
         else:
             page.locator("#actions [data-action]").first.click()
+    assert explained, "no dimmed card was clicked"
     before = view(page)
     saved = page.evaluate("thousand.session.exportText()")
     assert before["phase"] in ("play", "bidding", "talon", "contract")

@@ -9,6 +9,7 @@ played, and a four-player hand whose dealer sits out.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 from site_harness import Console
 from table_driver import after, close_dialog, import_game, moves, open_page, view, wait_turn
@@ -106,4 +107,113 @@ def test_a_four_player_hand_with_the_dealer_sitting_out(
     assert not any("\u0400" <= ch <= "\u04ff" for m in marks for ch in m), marks
     shot("four-players-summary")
     close_dialog(page, "summary")
+    assert console.errors == []
+
+
+# A redeal you claim (a hand worth less than 13), then the same dealer's
+# second deal, where a computer player wins the bidding and gives you a card
+# (face up: classic rules pass the cards face up).
+WEAK_DEAL = {
+    "hands": [
+        ["9S", "9C", "9D", "9H", "JS", "JC", "QC"],
+        ["AH", "TH", "KH", "QH", "AD", "TD", "KD"],
+        ["AS", "TS", "KS", "QS", "AC", "TC", "KC"],
+    ],
+    "talon": ["QD", "JD", "JH"],
+    "dealer": 0,
+}
+SECOND_DEAL = {
+    "hands": [
+        ["9S", "9C", "9D", "JS", "JC", "QC", "JH"],
+        WEAK_DEAL["hands"][1],
+        WEAK_DEAL["hands"][2],
+    ],
+    "talon": ["QD", "JD", "9H"],
+    "dealer": 0,
+}
+STORY_WORDS = {
+    "en": {
+        "redeal": "Redeal: You — hand worth less than 13",
+        "deal": "First hand: Anna, on 100",
+        "gave": "gave you",
+        "hidden": "to Boris",
+        "trick": "took the trick",
+        "from": "from",
+    },
+    "ru": {
+        "redeal": "Пересдача: Вы — на руке меньше 13 очков",
+        "deal": "Анна: первая рука, 100 без слов",
+        "gave": "Снос вам:",
+        "hidden": "→ Борис",
+        "trick": "Взятку берёт",
+        "from": "от:",
+    },
+}
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1000, 800), ("ru", 360, 740)])
+def test_a_redeal_and_a_hand_the_computer_declares_are_told(
+    page: Page, site_url: str, console: Console, shot, lang: str, width: int, height: int
+) -> None:
+    words = STORY_WORDS[lang]
+    page.set_viewport_size({"width": width, "height": height})
+    open_page(page, site_url, f"?delay=0&bots=random&lang={lang}")
+    import_game(page, Game.new(seed=21, deal=[WEAK_DEAL, SECOND_DEAL]).to_json())
+    # Every line the story shows, as it shows it.
+    page.evaluate(
+        """() => {
+            window.storyLog = [];
+            new MutationObserver(() => storyLog.push(document.getElementById('story').innerText))
+              .observe(document.getElementById('story'), {childList: true, subtree: true});
+        }"""
+    )
+    story = page.locator("#story")
+    assert wait_turn(page) == "turn"
+    n = moves(page)
+    page.locator('#actions [data-action="redeal"]').click()
+    after(page, n)
+    # The redeal and its reason, then the new deal and its automatic 100.
+    expect(story.locator(".story-ended")).to_have_text(words["redeal"])
+    expect(story).to_contain_text(words["deal"])
+    shot(f"redeal-{lang}")
+    assert wait_turn(page) == "turn"
+    n = moves(page)
+    page.locator('#actions [data-action="pass"]').click()
+    after(page, n)
+    # The redeal note does not linger: it goes with the next change.
+    expect(story.locator(".story-ended")).to_have_count(0)
+    expect(story).not_to_contain_text(words["redeal"])
+    # The sheet: the redeal row does not take the hand's number.
+    page.locator("#btn-sheet").click()
+    numbers = page.locator(".sheet tbody th").all_inner_texts()
+    assert numbers == ["↻"], numbers
+    shot(f"redeal-sheet-{lang}")
+    close_dialog(page, "sheet")
+    # A computer player declares: you receive a card, marked in your hand.
+    seen_received = False
+    for _ in range(12):
+        state = wait_turn(page)
+        if state != "turn":
+            break
+        v = view(page)
+        mine = {c for c, to in v["given"] if to == 0 and c}
+        played = {c for t in v["tricks"] for _, c in t["cards"]}
+        received = page.locator("#hand .card.received")
+        expect(received).to_have_count(len(mine - played))
+        if mine - played and not seen_received:
+            assert words["from"] in (received.first.get_attribute("data-from") or "")
+            shot(f"received-{lang}")
+            seen_received = True
+        card = next(a for a in v["legal"] if a.startswith("play ")).split()[1]
+        n = moves(page)
+        page.locator(f'#hand [data-card="{card}"]').click()
+        if page.locator('dialog[data-dialog="declare"]').count():
+            close_dialog(page, "declare")
+        after(page, n)
+    assert seen_received
+    assert wait_turn(page) == "dialog:summary"
+    shot(f"computer-summary-{lang}")
+    log = "\n".join(page.evaluate("storyLog"))
+    for key in ("gave", "hidden", "trick"):
+        assert words[key] in log, (key, log)
     assert console.errors == []
