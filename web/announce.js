@@ -69,21 +69,6 @@ function rowWords(row, names) {
   return headline(row, names);
 }
 
-/** The write-off's confirmation from the row it would score: the loss and each share. */
-export function writeOffText(row, names) {
-  const d = row.declarer;
-  const shares = row.deltas.map((delta, s) => (s !== d ? t("share", { name: names[s], value: signed(delta) }) : null)).filter(Boolean);
-  return t("confirm.writeoff.amounts", { loss: signed(row.deltas[d]), shares: shares.join(", ") });
-}
-
-/** Why a card (or action) is refused, in words, from the engine's stable code. */
-export function refusalText(refusal) {
-  const suit = refusal.suit ? `${suitSymbol(refusal.suit)}` : "";
-  const key = `refusal.${refusal.code}`;
-  const text = t(key, { suit, low: refusal.low ?? "", high: refusal.high ?? "" });
-  return text === key ? t("refusal.not_allowed") : text;
-}
-
 /**
  * The story of one change: what `view` shows that `previous` did not, as
  * seen by `you`. `fresh` are the sheet rows scored by this change.

@@ -21,7 +21,8 @@ import { renderSheet, showLatest } from "./sheet.js";
 import { reopenSummary, showHandEnd, showWinner as winnerDialog } from "./handend.js";
 import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
-import { announce, describe, refusalText, writeOffText } from "./announce.js";
+import { announce, describe } from "./announce.js";
+import { cardRefusal, writeOffQuestion } from "./explain.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 
@@ -298,18 +299,11 @@ function handEndContext() {
   };
 }
 
-/** A dimmed card clicked: the engine says why it may not be played now. */
+/** A card that does not respond clicked: the engine says why it may not be played now. */
 async function explainRefusal(card) {
   const view = state.view;
-  const give = view.legal.find((a) => /^(give|discard) /.test(a));
-  const action = view.phase === "talon" && give ? give.replace(/^(\w+) \S+/, `$1 ${card}`) : `play ${card}`;
-  let refusal = null;
-  try {
-    refusal = state.session.why ? await state.session.why(action) : await engine.call("why", state.session.seat, action);
-  } catch (e) {
-    refusal = { code: e.code ?? "not_allowed", ...(e.detail ?? {}) };
-  }
-  if (refusal && state.view === view) showNote(refusalText(refusal));
+  const text = await cardRefusal(engine, state.session, view, card);
+  if (text && state.view === view) showNote(text);
 }
 
 function onStatus(detail) {
@@ -344,14 +338,7 @@ async function act(text) {
 }
 
 async function writeOff() {
-  const v = state.view;
-  const value = v.contract ?? v.bid;
-  // The amounts are the engine's: the row a write-off would score, nothing applied.
-  let text = t("confirm.writeoff", { value });
-  if (state.session instanceof LocalSession) {
-    const row = await engine.call("preview", "writeoff").catch(() => null);
-    if (row) text = writeOffText(row, names());
-  }
+  const text = await writeOffQuestion(engine, state.session, state.view, names());
   if (await confirmDialog(text, { yes: t("do.writeoff"), name: "confirm-writeoff" })) {
     await act("writeoff");
   }

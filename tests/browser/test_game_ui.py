@@ -144,6 +144,8 @@ def play_hand(page: Page, shot, first: bool) -> None:
         page.keyboard.press("Enter")
         after(page, n)
         assert view(page)["contract"] == 200
+        # After naming it, the keyboard focus is on your hand, ready to lead.
+        page.wait_for_function("document.activeElement?.closest('#hand') !== null")
     else:
         click_action(page, "contract 120")
     for k, card in enumerate(LEADS):

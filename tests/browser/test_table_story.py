@@ -151,7 +151,10 @@ STORY_WORDS = {
 }
 
 
-@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1000, 800), ("ru", 360, 740)])
+@pytest.mark.parametrize(
+    ("lang", "width", "height"),
+    [("en", 1000, 800), ("ru", 360, 740), ("ru", 1000, 800), ("en", 360, 740)],
+)
 def test_a_redeal_and_a_hand_the_computer_declares_are_told(
     page: Page, site_url: str, console: Console, shot, lang: str, width: int, height: int
 ) -> None:
@@ -175,7 +178,7 @@ def test_a_redeal_and_a_hand_the_computer_declares_are_told(
     # The redeal and its reason, then the new deal and its automatic 100.
     expect(story.locator(".story-ended")).to_have_text(words["redeal"])
     expect(story).to_contain_text(words["deal"])
-    shot(f"redeal-{lang}")
+    shot(f"redeal-{lang}-{width}")
     assert wait_turn(page) == "turn"
     n = moves(page)
     page.locator('#actions [data-action="pass"]').click()
@@ -187,7 +190,7 @@ def test_a_redeal_and_a_hand_the_computer_declares_are_told(
     page.locator("#btn-sheet").click()
     numbers = page.locator(".sheet tbody th").all_inner_texts()
     assert numbers == ["↻"], numbers
-    shot(f"redeal-sheet-{lang}")
+    shot(f"redeal-sheet-{lang}-{width}")
     close_dialog(page, "sheet")
     # A computer player declares: you receive a card, marked in your hand.
     seen_received = False
@@ -202,7 +205,7 @@ def test_a_redeal_and_a_hand_the_computer_declares_are_told(
         expect(received).to_have_count(len(mine - played))
         if mine - played and not seen_received:
             assert words["from"] in (received.first.get_attribute("data-from") or "")
-            shot(f"received-{lang}")
+            shot(f"received-{lang}-{width}")
             seen_received = True
         card = next(a for a in v["legal"] if a.startswith("play ")).split()[1]
         n = moves(page)
@@ -212,7 +215,7 @@ def test_a_redeal_and_a_hand_the_computer_declares_are_told(
         after(page, n)
     assert seen_received
     assert wait_turn(page) == "dialog:summary"
-    shot(f"computer-summary-{lang}")
+    shot(f"computer-summary-{lang}-{width}")
     log = "\n".join(page.evaluate("storyLog"))
     for key in ("gave", "hidden", "trick"):
         assert words[key] in log, (key, log)
