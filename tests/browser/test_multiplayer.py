@@ -48,10 +48,10 @@ def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
     t.guests[0].fill("#net-name", GUEST_NAME)
     t.guests[0].press("#net-name", "Enter")
     t.guests[0].locator("#net-name").blur()
-    t.host.wait_for_function(
-        "name => thousand.session.seats.some((s) => s.name === name)", arg=GUEST_NAME
-    )
+    expect(t.host.locator(".net-seat-name", has_text=GUEST_NAME).first).to_be_visible()
     t.start()
+    names = t.host.evaluate("thousand.session.seats.map((s) => s.name)")
+    assert names.count(GUEST_NAME) == 1, names
     yield t
     t.close()
 
