@@ -849,9 +849,18 @@ export function browserLanguage() {
   return "en";
 }
 
-/** Your default name in every language ("You", "Вы", …): it follows a language switch. */
-export function youNames() {
-  return new Set(Object.values(DICTS).map((d) => d.you));
+/**
+ * A seat's name in the current language when it is one of the default
+ * names ("You"/"Вы", "Anna"/"Анна", …), so it follows a language switch;
+ * a name the player chose stays as it is.
+ */
+export function localName(name) {
+  for (const d of Object.values(DICTS)) {
+    if (name === d.you) return t("you");
+    const k = d["bot.names"].split(",").indexOf(name);
+    if (k >= 0) return t("bot.names").split(",")[k] ?? name;
+  }
+  return name;
 }
 
 export function setLanguage(lang) {

@@ -10,7 +10,7 @@
  */
 import { Engine } from "./engine.js";
 import { registerServiceWorker, servedFromCache } from "./offline.js";
-import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, youNames } from "./i18n.js";
+import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
 import { dropEnded, playedCards, renderTable, showError, showNote, showProgress, showReady, showStory } from "./table.js";
@@ -99,10 +99,9 @@ function randomSeed() {
 
 /* --- sessions ------------------------------------------------------------- */
 
-/** Seat names; your own default name ("You") follows the UI language. */
+/** Seat names; the default ones ("You", "Anna") follow the UI language. */
 function names() {
-  const yours = youNames();
-  return state.session?.seats.map((s, i) => (i === state.session.seat && yours.has(s.name) ? t("you") : s.name)) ?? [];
+  return state.session?.seats.map((s) => localName(s.name)) ?? [];
 }
 
 function attach(session) {

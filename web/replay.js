@@ -32,7 +32,7 @@ function drawFrame(box, replay, k, names) {
   frame.hands.forEach((hand, seat) => {
     const row = el("div", "replay-hand");
     const who = el("span", "name", names[seat]);
-    who.append(el("small", "replay-tricks", ` · ${t("tricks.n", { n: frame.trick_counts[seat] })}`));
+    who.append(el("small", "replay-tricks", t("tricks.n", { n: frame.trick_counts[seat] })));
     row.append(who);
     const cards = el("div", "mini-cards");
     for (const c of sortHand(hand)) cards.append(cardElement(c));

@@ -311,6 +311,8 @@ def test_a_whole_match_against_the_computer(
     page.locator("#btn-sheet").click()
     expect(sheet.locator("thead")).to_contain_text("Вы")
     expect(sheet.locator("thead")).not_to_contain_text("You")
+    # The computer players' default names follow the language too.
+    expect(sheet.locator("thead")).to_contain_text("Анна")
     shot("sheet-ru")
     close_dialog(page, "sheet")
     assert console.errors == []
