@@ -79,22 +79,32 @@ def test_a_four_player_hand_with_the_dealer_sitting_out(
     page: Page, site_url: str, console: Console, shot
 ) -> None:
     page.set_viewport_size({"width": 1000, "height": 800})
-    open_page(page, site_url, "?delay=0&bots=random&lang=en")
+    # At a computer's pace (not instant), so the final trick's moment shows.
+    open_page(page, site_url, "?delay=300&bots=random&lang=en")
     text = _last_trick_of_a_four_player_hand()
     out = Game.from_json(text).dealer
     import_game(page, text)
     # The dealer's seat says it sits out.
     expect(page.locator(f'.seat[data-seat="{out}"] .chip.sits-out')).to_have_text("sits out")
     shot("four-players")
-    state = wait_turn(page)
-    if state == "turn":
-        card = next(a for a in view(page)["legal"] if a.startswith("play ")).split()[1]
-        n = moves(page)
-        page.locator(f'#hand [data-card="{card}"]').click()
-        after(page, n)
-        state = wait_turn(page)
-    assert state == "dialog:summary"
+    # You lead the last trick; the computer players follow.
+    assert wait_turn(page) == "turn"
+    card = next(a for a in view(page)["legal"] if a.startswith("play ")).split()[1]
+    n = moves(page)
+    page.locator(f'#hand [data-card="{card}"]').click()
+    after(page, n)
+    # The hand is scored, and its final trick stays on the table a moment first.
+    page.wait_for_function(
+        """() => thousand.view.sheet.length === 1 && !document.querySelector('dialog[open]')
+            && document.querySelectorAll('#trick .card').length === 3""",
+        polling=20,
+    )
+    expect(page.locator("#trick .trick-winner")).to_be_visible()
+    shot("final-trick")
     summary = page.locator('dialog[data-dialog="summary"]')
+    expect(summary).to_be_visible()
+    # Then the summary covers it, and behind it the next deal has no old trick.
+    expect(page.locator("#trick .card")).to_have_count(0)
     row = view(page)["sheet"][-1]
     delta = row["deltas"][out]
     line = summary.locator("tbody tr").nth(out)
