@@ -118,16 +118,14 @@ def hint(seat: int, seed: int) -> dict[str, Any]:
         raise IllegalAction(f"it is not seat {seat}'s turn")
     seat_view = game.view(seat)
     action = choose(seat_view, "strong", seed)
-    return {"action": action, "reason": _hint_reason(seat_view, action)}
+    return {"action": action, "reason": _hint_reason(action)}
 
 
-def _hint_reason(seat_view: dict[str, Any], action: str) -> str | None:
+def _hint_reason(action: str) -> str | None:
     """A reason that the action's own text makes plain; None when it says nothing more."""
     words = action.split()
     if words[-1] == "declare":
         return "declare"
-    if words[0] == "play" and not seat_view["trick"]:
-        return "lead"
     if words[0] in ("pass", "writeoff"):
         return words[0]
     return None

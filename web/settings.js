@@ -14,7 +14,7 @@ function el(tag, className, text) {
   return e;
 }
 
-function choiceLabel(value) {
+export function choiceLabel(value) {
   if (value === null) return t("off");
   const key = `choice.${value}`;
   const text = t(key);

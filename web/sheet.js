@@ -53,8 +53,8 @@ export function cell(tag, text, className = "") {
 
 export const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-/** The whole sheet as a table; `names` by seat. */
-export function renderSheet(sheet, names) {
+/** The whole sheet as a table; `names` by seat; `undone` the hand numbers in which undo was used. */
+export function renderSheet(sheet, names, undone = null) {
   const wrap = document.createElement("div");
   wrap.className = "sheet-wrap";
   if (!sheet.length) {
@@ -73,6 +73,13 @@ export function renderSheet(sheet, names) {
     tr.dataset.result = row.result;
     const num = cell("th", String(row.hand));
     num.scope = "row";
+    if (undone?.has(row.hand)) {
+      const mark = cell("abbr", "↶", "mark mark-undo");
+      mark.title = t("undo.used");
+      mark.setAttribute("aria-label", t("undo.used"));
+      num.append(" ", mark);
+      tr.dataset.undo = "1";
+    }
     tr.append(num);
     const declarer = row.declarer;
     let contract = "";
