@@ -32,7 +32,7 @@ function hasMarriage(hand) {
  */
 export function renderGuide(box, view, you, prefs, save) {
   const guide = (prefs.guide ??= { off: false, seen: [] });
-  const next = guide.off || !view ? null : situations(view, you).find((id) => !guide.seen.includes(id));
+  const next = guide.off || !view || view.phase === "over" ? null : situations(view, you).find((id) => !guide.seen.includes(id));
   if (box.dataset.tip === (next ?? "")) return;
   box.replaceChildren();
   box.hidden = !next;

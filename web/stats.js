@@ -99,29 +99,32 @@ function el(tag, className, text) {
 
 const percent = (a, b) => (b ? `${Math.round((100 * a) / b)}%` : "—");
 
-/** One table: a row per group of matches (all, each level, each table size). */
+/** One table: a column per group of matches (all, each level, each table size), a row per figure. */
 function figuresTable(groups) {
   const table = el("table", "stats-table");
   const head = table.createTHead().insertRow();
-  const cols = ["played", "won", "abandoned", "hands", "contracts", "made", "average", "marriages", "bolts", "barrels", "falls", "best"];
-  head.append(el("th", "", ""), ...cols.map((c) => el("th", "", t(`stats.${c}`))));
-  for (const th of head.children) th.scope = "col";
-  const body = table.createTBody();
-  for (const [label, matches, lost] of groups) {
+  head.append(el("td"), ...groups.map(([, label]) => el("th", "", label)));
+  for (const th of head.querySelectorAll("th")) th.scope = "col";
+  const rows = ["played", "won", "abandoned", "hands", "contracts", "made", "average", "marriages", "bolts", "barrels", "falls", "best"];
+  const columns = groups.map(([id, , matches, lost]) => {
     const s = totals(matches);
-    const tr = body.insertRow();
-    const name = el("th", "", label);
-    name.scope = "row";
-    tr.append(name);
-    const values = {
+    return [id, {
       played: s.played, won: s.won, abandoned: lost ?? "", hands: s.hands, contracts: s.contracts,
       made: `${s.made} (${percent(s.made, s.contracts)})`,
       average: s.hands ? Math.round(s.points / s.hands) : "—",
       marriages: s.marriages, bolts: s.bolts, barrels: s.barrels, falls: s.falls, best: s.best ?? "—",
-    };
-    for (const c of cols) {
-      const td = el("td", "", String(values[c]));
-      td.dataset.stat = c;
+    }];
+  });
+  const body = table.createTBody();
+  for (const figure of rows) {
+    const tr = body.insertRow();
+    const name = el("th", "", t(`stats.${figure}`));
+    name.scope = "row";
+    tr.append(name);
+    for (const [id, values] of columns) {
+      const td = el("td", "", String(values[figure]));
+      td.dataset.stat = figure;
+      td.dataset.group = id;
       tr.append(td);
     }
   }
@@ -172,12 +175,12 @@ function section(data, kind) {
     box.append(el("p", "muted", t("stats.none")));
     return box;
   }
-  const groups = [[t("stats.all"), matches, data.abandoned[kind] ?? 0]];
+  const groups = [["all", t("stats.all"), matches, data.abandoned[kind] ?? 0]];
   for (const level of [...new Set(matches.map((m) => m.level).filter(Boolean))]) {
-    groups.push([t(`level.${level}`), matches.filter((m) => m.level === level)]);
+    groups.push([`level-${level}`, t(`level.${level}`), matches.filter((m) => m.level === level)]);
   }
   for (const n of [...new Set(matches.map((m) => m.players))].sort()) {
-    groups.push([t("stats.players", { n }), matches.filter((m) => m.players === n)]);
+    groups.push([`players-${n}`, t("stats.players", { n }), matches.filter((m) => m.players === n)]);
   }
   const wrap = el("div", "sheet-wrap");
   wrap.append(figuresTable(groups));
