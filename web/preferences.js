@@ -9,7 +9,7 @@ import { setGuide } from "./guide.js";
 
 function checkbox(id, label, checked, onChange) {
   const wrap = document.createElement("label");
-  wrap.className = "field inline";
+  wrap.className = "field inline check";
   const box = document.createElement("input");
   box.type = "checkbox";
   box.id = id;

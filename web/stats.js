@@ -76,7 +76,13 @@ export async function recordMatch(engine, session) {
 
 /** Count a match given up before its end (a new game or an import replaced it). */
 export function recordAbandoned(session, view) {
-  if (!view || view.phase === "over" || !JSON.parse(session.exportText()).log.length) return;
+  let moved;
+  try {
+    moved = JSON.parse(session.exportText()).log.length > 0;
+  } catch {
+    return; // a table without a readable log (a guest's) is not counted
+  }
+  if (!view || view.phase === "over" || !moved) return;
   const data = loadStats();
   const { kind } = kindOf(session);
   data.abandoned[kind] = (data.abandoned[kind] ?? 0) + 1;
