@@ -1,7 +1,8 @@
 /* The first-game guide: owns the short tips shown the first time each
  * situation comes up — your first bid, the talon, giving cards, the
  * contract, a lead with a marriage in hand after taking a trick, and the
- * barrel. Each tip shows once; it can be dismissed, and all of them
+ * barrel. Each tip shows once (until dismissed, or until the situation
+ * has passed); it can be dismissed, and all of them
  * switched off. Which tips were seen is kept in the preferences, so
  * switching the guide back on shows them all again.
  */
@@ -33,7 +34,13 @@ function hasMarriage(hand) {
 export function renderGuide(box, view, you, prefs, save) {
   const guide = (prefs.guide ??= { off: false, seen: [] });
   const next = guide.off || !view || view.phase === "over" ? null : situations(view, you).find((id) => !guide.seen.includes(id));
-  if (box.dataset.tip === (next ?? "")) return;
+  const shown = box.dataset.tip ?? "";
+  if (shown === (next ?? "")) return;
+  if (shown && !guide.seen.includes(shown)) {
+    // The situation has passed: its tip was shown once.
+    guide.seen = [...guide.seen, shown];
+    save(prefs);
+  }
   box.replaceChildren();
   box.hidden = !next;
   box.dataset.tip = next ?? "";
