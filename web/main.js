@@ -35,6 +35,7 @@ import { recordAbandoned, recordMatch, showStats } from "./stats.js";
 import { setSound, soundDefault, soundView } from "./sound.js";
 import { animateView, applySpeed, delayOf, speedOf } from "./motion.js";
 import { preferencesFieldset } from "./preferences.js";
+import { exportDialog, importDialog } from "./transfer.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -509,70 +510,15 @@ async function showSettings() {
 }
 
 function showExport() {
-  const box = document.createElement("div");
-  const text = state.session.exportText();
-  const p = document.createElement("p");
-  p.textContent = t("export.text");
-  const area = document.createElement("textarea");
-  area.id = "export-text";
-  area.readOnly = true;
-  area.rows = 8;
-  area.value = text;
-  area.setAttribute("aria-label", t("export.title"));
-  box.append(p, area);
-  return openDialog({
-    title: t("export.title"),
-    body: box,
-    name: "export",
-    wide: true,
-    onOpen: (dialog) => {
-      const row = dialog.querySelector(".dialog-buttons");
-      const copy = document.createElement("button");
-      copy.type = "button";
-      copy.className = "btn";
-      copy.textContent = t("export.copy");
-      copy.addEventListener("click", async () => {
-        area.select();
-        try {
-          await navigator.clipboard.writeText(text);
-        } catch {
-          document.execCommand?.("copy");
-        }
-        copy.textContent = t("export.copied");
-      });
-      const download = document.createElement("a");
-      download.className = "btn";
-      download.textContent = t("export.download");
-      download.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      download.download = `thousand-${new Date().toISOString().slice(0, 10)}.json`;
-      row.prepend(copy, download);
-    },
-  });
+  return exportDialog(state.session.exportText());
 }
 
 async function showImport() {
-  const box = document.createElement("div");
-  const p = document.createElement("p");
-  p.textContent = t("import.text");
-  const area = document.createElement("textarea");
-  area.id = "import-text";
-  area.rows = 8;
-  area.setAttribute("aria-label", t("import.title"));
-  box.append(p, area);
-  const choice = await openDialog({
-    title: t("import.title"),
-    body: box,
-    name: "import",
-    wide: true,
-    buttons: [
-      { label: t("cancel"), value: null },
-      { label: t("import"), value: "import", primary: true },
-    ],
-  });
-  if (choice !== "import" || !area.value.trim()) return;
+  const text = await importDialog();
+  if (!text) return;
   if (!(await mayDiscard())) return;
   try {
-    await importGame(area.value);
+    await importGame(text);
   } catch (e) {
     await messageDialog(t("import.title"), t("import.failed", { reason: e.message }), "import-failed");
   }
