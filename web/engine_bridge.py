@@ -127,6 +127,92 @@ def bot_act(seat: int, level: str, seed: int, view_seat: int | None = None) -> d
 
 
 @method
+def hint(seat: int, seed: int) -> dict[str, Any]:
+    """What the strong computer player would do now at ``seat``, thinking from
+    that seat's view only; nothing is applied. ``reason`` is a short code for
+    the page to word, or None."""
+    from thousand.bots import choose
+
+    game = _current()
+    if game.current_player != seat:
+        raise IllegalAction(f"it is not seat {seat}'s turn")
+    seat_view = game.view(seat)
+    action = choose(seat_view, "strong", seed)
+    return {"action": action, "reason": _hint_reason(action)}
+
+
+def _hint_reason(action: str) -> str | None:
+    """A reason that the action's own text makes plain; None when it says nothing more."""
+    words = action.split()
+    if words[-1] == "declare":
+        return "declare"
+    if words[0] in ("pass", "writeoff"):
+        return words[0]
+    return None
+
+
+@method
+def undo(seat: int, view_seat: int | None = None) -> dict[str, Any]:
+    """Take back ``seat``'s last action in the hand being played, with every
+    action after it (the computer's answers), by rebuilding the game from its
+    log without them. The deal is the same, since the game is rebuilt from
+    the same seed and deals. ``IllegalAction`` when the seat has not acted
+    in this hand.
+
+    Returns how many actions were taken back, the new view and the save text.
+    """
+    global _game
+    game = _current()
+    data = json.loads(game.to_json())
+    log: list[str] = data["log"]
+    hands = len(game.sheet)
+    replay = Game.from_json(json.dumps({**data, "log": []}))
+    last = None
+    for k, action in enumerate(log):
+        if replay.current_player == seat and len(replay.sheet) == hands:
+            last = k
+        replay.apply(action)
+    if last is None or game.phase == "over":
+        raise IllegalAction("nothing to take back: you have not acted in this hand")
+    _game = Game.from_json(json.dumps({**data, "log": log[:last]}))
+    return {"undone": len(log) - last, **_after(_game, seat if view_seat is None else view_seat)}
+
+
+@method
+def match_summary(seat: int) -> dict[str, Any]:
+    """One seat's figures for the statistics, read off the sheet and the log:
+    hands played, contracts declared and made, points, marriages declared,
+    bolts, barrel arrivals and falls, the final scores and the winner."""
+    game = _current()
+    rows = [r for r in game.sheet if r["result"] != "redeal"]
+    replay = Game.from_json(json.dumps({**json.loads(game.to_json()), "log": []}))
+    marriages = 0
+    for action in json.loads(game.to_json())["log"]:
+        mover = replay.current_player
+        applied = str(replay.apply(action))
+        if mover == seat and applied.endswith(" declare"):
+            marriages += 1
+    marks = [m for r in rows for m in r["marks"][seat]]
+    mine = [r for r in rows if r["declarer"] == seat]
+    return {
+        "players": game.players,
+        "over": game.phase == "over",
+        "winner": game.winner,
+        "won": game.winner == seat,
+        "hands": len(rows),
+        "contracts": len(mine),
+        "made": sum(1 for r in mine if r["result"] == "made"),
+        "points": sum(r["deltas"][seat] for r in rows),
+        "marriages": marriages,
+        "bolts": marks.count("bolt"),
+        "barrels": marks.count("barrel"),
+        "falls": marks.count("fall"),
+        "scores": list(game.scores),
+        "score": game.scores[seat],
+    }
+
+
+@method
 def apply(action: str) -> dict[str, Any]:
     """Apply one action of the player to move; ``IllegalAction`` if it is not legal."""
     game = _current()

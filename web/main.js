@@ -6,7 +6,11 @@
  *
  * URL parameters (tests, bug reports): ?seed=N starts a new game with that
  * seed when none is saved; ?delay=MS sets the computer's pace (0: instant,
- * no animation); ?bots=LEVEL sets every computer seat's level; ?lang=xx.
+ * no animation) unless a speed was chosen in the menu; ?bots=LEVEL sets
+ * every computer seat's level; ?lang=xx.
+ *
+ * The player's helps are modules of their own, connected here: rules-help,
+ * guide, hints, undo (the session's), stats, sound and motion.
  */
 import { Engine } from "./engine.js";
 import { registerServiceWorker, servedFromCache } from "./offline.js";
@@ -25,6 +29,14 @@ import { announce, describe } from "./announce.js";
 import { cardRefusal, writeOffQuestion } from "./explain.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
+import { showRules } from "./rules-help.js";
+import { renderGuide } from "./guide.js";
+import { hintText, markHint } from "./hints.js";
+import { recordAbandoned, recordMatch, showStats } from "./stats.js";
+import { setSound, soundDefault, soundView } from "./sound.js";
+import { animateView, applySpeed, delayOf, speedOf } from "./motion.js";
+import { preferencesFieldset } from "./preferences.js";
+import { exportDialog, importDialog } from "./transfer.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -51,18 +63,23 @@ const state = {
   handNo: 0,
   typed: "",
   busy: false,
+  hint: null, // the strong bot's suggestion for the view shown: {action, reason}
 };
 
 function delay() {
-  if (urlDelay !== null && /^\d+$/.test(urlDelay)) return Number(urlDelay);
-  return prefs.delay ?? 700;
+  return delayOf(prefs, urlDelay);
+}
+
+function soundOn() {
+  return prefs.sound ?? soundDefault();
 }
 
 function applyDisplayPrefs() {
   document.body.classList.toggle("four-colour", Boolean(prefs.fourColour));
-  document.body.classList.toggle("instant", delay() === 0);
-  document.body.style.setProperty("--anim", `${Math.min(delay(), 320)}ms`);
+  applySpeed(speedOf(prefs, urlDelay));
+  setSound({ enabled: soundOn(), level: prefs.volume ?? 0.5 });
   if (state.session) state.session.delay = delay();
+  if (state.view) render();
 }
 applyDisplayPrefs();
 
@@ -143,8 +160,11 @@ async function newGame(setup = currentSetup(), { ask = true, seed = randomSeed()
 
 async function mayDiscard({ importing = false } = {}) {
   if (!state.view || state.view.phase === "over") return true;
-  if (importing) return confirmDialog(t("confirm.import"), { yes: t("import"), name: "confirm-import" });
-  return confirmDialog(t("confirm.new"), { yes: t("new-game"), name: "confirm-new" });
+  const sure = importing
+    ? await confirmDialog(t("confirm.import"), { yes: t("import"), name: "confirm-import" })
+    : await confirmDialog(t("confirm.new"), { yes: t("new-game"), name: "confirm-new" });
+  if (sure) recordAbandoned(state.session, state.view);
+  return sure;
 }
 
 /** Load a game text (the engine's save format, or this page's save record). */
@@ -245,7 +265,10 @@ function render() {
     line = view.turn === state.thinking ? t("thinking", { name: ctx.names[view.turn] }) : t("turn.of", { name: ctx.names[view.turn] });
   }
   if (state.typed) line = `${t("bid")}: ${state.typed}…`;
+  if (state.hint && mine.length) line = hintText(state.hint.action, state.hint.reason, ctx.names);
   $("hint").textContent = line;
+  markHint(mine.length ? state.hint?.action : null);
+  renderHelps(view, mine);
   // A new phase moves the focus on too (after giving: the contract; after it: the hand).
   if (hadFocus && (newPhase || !$("you").contains(document.activeElement))) {
     const inHand = ["play", "talon"].includes(view.phase) && view.turn === ctx.you;
@@ -256,11 +279,24 @@ function render() {
   }
 }
 
+/** The helps around your moves: Hint and Undo buttons, and the guide's tip. */
+function renderHelps(view, mine) {
+  const session = state.session;
+  const hint = $("btn-hint");
+  hint.hidden = !session.hint;
+  hint.disabled = !mine.length || state.busy;
+  const undo = $("btn-undo");
+  undo.hidden = !session.undo || prefs.undo === false;
+  undo.disabled = view.phase === "over" || state.busy;
+  renderGuide($("guide"), view, session.seat, prefs, savePrefs);
+}
+
 function onView(view) {
   const first = state.view === null;
   const previous = state.view;
   state.view = view;
   state.thinking = null;
+  state.hint = null;
   if (view.last_action?.trick || view.trick.length) state.reviewLast = false;
   if (view.phase !== "talon") state.picks.clear();
   const fresh = first ? [] : view.sheet.slice(state.sheetLength);
@@ -268,6 +304,10 @@ function onView(view) {
     state.finalTrick = view.last_action.trick;
   }
   render();
+  const you = state.session.seat;
+  animateView(view, previous, you);
+  soundView(view, previous, you);
+  if (view.phase === "over") recordMatch(engine, state.session).catch((e) => console.warn("statistics:", e));
   if (first) {
     state.sheetLength = view.sheet.length;
     state.handNo = view.hand_no;
@@ -333,6 +373,41 @@ async function act(text) {
     showNote(t("error.action", { reason: e.message }));
   } finally {
     state.busy = false;
+  }
+}
+
+/** Ask the strong computer player what it would do in your place, and mark it. */
+async function askHint() {
+  const session = state.session;
+  const view = state.view;
+  if (!session?.hint || !view || view.turn !== session.seat || state.busy) return;
+  state.busy = true;
+  render();
+  try {
+    const hint = await session.hint();
+    if (state.view === view) state.hint = hint;
+  } catch (e) {
+    showNote(t("error.action", { reason: e.message }));
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+/** Take back your last action of this hand (and the computer's answers). */
+async function undoLast() {
+  const session = state.session;
+  if (!session?.undo || prefs.undo === false || state.busy) return;
+  state.busy = true;
+  showNote("");
+  try {
+    await session.undo();
+    announce(t("undo.done"));
+  } catch (e) {
+    showNote(e.name === "IllegalAction" ? t("undo.none") : t("error.action", { reason: e.message }));
+  } finally {
+    state.busy = false;
+    render();
   }
 }
 
@@ -417,7 +492,8 @@ async function confirmGive(slots) {
 /* --- dialogs -------------------------------------------------------------- */
 
 function showSheet() {
-  return openDialog({ title: t("sheet"), body: renderSheet(state.view?.sheet ?? [], names()), name: "sheet", wide: true, onOpen: showLatest });
+  const undone = state.session?.undoHands;
+  return openDialog({ title: t("sheet"), body: renderSheet(state.view?.sheet ?? [], names(), undone), name: "sheet", wide: true, onOpen: showLatest });
 }
 
 async function showSettings() {
@@ -440,70 +516,15 @@ async function showSettings() {
 }
 
 function showExport() {
-  const box = document.createElement("div");
-  const text = state.session.exportText();
-  const p = document.createElement("p");
-  p.textContent = t("export.text");
-  const area = document.createElement("textarea");
-  area.id = "export-text";
-  area.readOnly = true;
-  area.rows = 8;
-  area.value = text;
-  area.setAttribute("aria-label", t("export.title"));
-  box.append(p, area);
-  return openDialog({
-    title: t("export.title"),
-    body: box,
-    name: "export",
-    wide: true,
-    onOpen: (dialog) => {
-      const row = dialog.querySelector(".dialog-buttons");
-      const copy = document.createElement("button");
-      copy.type = "button";
-      copy.className = "btn";
-      copy.textContent = t("export.copy");
-      copy.addEventListener("click", async () => {
-        area.select();
-        try {
-          await navigator.clipboard.writeText(text);
-        } catch {
-          document.execCommand?.("copy");
-        }
-        copy.textContent = t("export.copied");
-      });
-      const download = document.createElement("a");
-      download.className = "btn";
-      download.textContent = t("export.download");
-      download.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      download.download = `thousand-${new Date().toISOString().slice(0, 10)}.json`;
-      row.prepend(copy, download);
-    },
-  });
+  return exportDialog(state.session.exportText());
 }
 
 async function showImport() {
-  const box = document.createElement("div");
-  const p = document.createElement("p");
-  p.textContent = t("import.text");
-  const area = document.createElement("textarea");
-  area.id = "import-text";
-  area.rows = 8;
-  area.setAttribute("aria-label", t("import.title"));
-  box.append(p, area);
-  const choice = await openDialog({
-    title: t("import.title"),
-    body: box,
-    name: "import",
-    wide: true,
-    buttons: [
-      { label: t("cancel"), value: null },
-      { label: t("import"), value: "import", primary: true },
-    ],
-  });
-  if (choice !== "import" || !area.value.trim()) return;
+  const text = await importDialog();
+  if (!text) return;
   if (!(await mayDiscard({ importing: true }))) return;
   try {
-    await importGame(area.value);
+    await importGame(text);
   } catch (e) {
     await messageDialog(t("import.title"), t("import.failed", { reason: e.message }), "import-failed");
   }
@@ -543,6 +564,8 @@ async function showMenu({ focus = null } = {}) {
     ["friends", netText("host.title")],
     ["settings", t("settings")],
     ["sheet", t("sheet")],
+    ["rules", t("rules")],
+    ["stats", t("stats")],
     ["replay", t("replay")],
     ["export", t("export")],
     ["import", t("import")],
@@ -561,45 +584,18 @@ async function showMenu({ focus = null } = {}) {
     });
     list.append(b);
   }
-  const display = document.createElement("fieldset");
-  display.className = "display";
-  const legend = document.createElement("legend");
-  legend.textContent = t("settings.display");
-  const four = document.createElement("label");
-  four.className = "field inline";
-  const fourBox = document.createElement("input");
-  fourBox.type = "checkbox";
-  fourBox.id = "four-colour";
-  fourBox.checked = Boolean(prefs.fourColour);
-  fourBox.addEventListener("change", () => {
-    prefs.fourColour = fourBox.checked;
-    savePrefs(prefs);
-    applyDisplayPrefs();
-  });
-  four.append(fourBox, document.createTextNode(` ${t("four-colour")}`));
-  const speed = document.createElement("label");
-  speed.className = "field inline";
-  const range = document.createElement("input");
-  range.type = "range";
-  range.id = "delay";
-  range.min = 0;
-  range.max = 2000;
-  range.step = 100;
-  range.value = delay();
-  const out = document.createElement("output");
-  out.textContent = t("delay.value", { ms: delay() });
-  range.addEventListener("input", () => {
-    prefs.delay = Number(range.value);
-    savePrefs(prefs);
-    out.textContent = t("delay.value", { ms: prefs.delay });
-    applyDisplayPrefs();
-  });
-  speed.append(document.createTextNode(`${t("delay")} `), range, out);
   const relang = (select) => {
     box.dataset.choice = "language";
     select.closest("dialog").close();
   };
-  display.append(legend, languageSelect(relang), four, speed);
+  const display = preferencesFieldset({
+    prefs,
+    speed: speedOf(prefs, urlDelay),
+    soundOn: soundOn(),
+    save: savePrefs,
+    onChange: applyDisplayPrefs,
+    extra: [languageSelect(relang)],
+  });
   box.append(list, display);
   await openDialog({
     title: t("menu.title"),
@@ -616,6 +612,8 @@ async function showMenu({ focus = null } = {}) {
   else if (choice === "friends") await playWithFriends();
   else if (choice === "settings") await showSettings();
   else if (choice === "sheet") await showSheet();
+  else if (choice === "rules") await showRules(state.view?.rules ?? null, state.options);
+  else if (choice === "stats") await showStats();
   else if (choice === "replay") await openReplay(state.session, state.view?.sheet ?? [], names());
   else if (choice === "export") await showExport();
   else if (choice === "import") await showImport();
@@ -638,6 +636,7 @@ async function showWelcome() {
     body: box,
     name: "welcome",
     buttons: [
+      { label: t("rules"), value: "rules" },
       { label: t("import"), value: "import" },
       { label: t("settings"), value: "settings" },
       { label: netText("host.title"), value: "friends" },
@@ -645,6 +644,11 @@ async function showWelcome() {
     ],
   });
   if (box.dataset.relang) {
+    await showWelcome();
+    return;
+  }
+  if (choice === "rules") {
+    await showRules(null, state.options);
     await showWelcome();
     return;
   }
@@ -656,6 +660,16 @@ async function showWelcome() {
 }
 
 /* --- keyboard ------------------------------------------------------------- */
+
+document.addEventListener("keydown", (e) => {
+  if (document.querySelector("dialog[open]") || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "z") {
+    e.preventDefault();
+    undoLast();
+  } else if (!e.ctrlKey && !e.metaKey && !e.altKey && e.key.toLowerCase() === "h") {
+    askHint();
+  }
+});
 
 document.addEventListener("keydown", (e) => {
   if (document.querySelector("dialog[open]") || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -684,6 +698,8 @@ document.addEventListener("keydown", (e) => {
 });
 
 $("btn-menu").addEventListener("click", showMenu);
+$("btn-hint").addEventListener("click", askHint);
+$("btn-undo").addEventListener("click", undoLast);
 $("btn-sheet").addEventListener("click", showSheet);
 $("btn-last-trick").addEventListener("click", () => {
   state.reviewLast = !state.reviewLast;

@@ -13,13 +13,23 @@
  *   "status" events               e.detail {kind, ...} for the UI to show
  * Optional extras the UI uses when present: exportText(), replayHand(i),
  * hold() (pause computer seats while the player reads a summary; returns a
- * release function), and the `delay` between computer moves in ms.
+ * release function), the `delay` between computer moves in ms, hint() (the
+ * strong computer player's suggestion for this seat) and undo() with
+ * `undoHands` (the hands in which an action was taken back).
  *
  * A view may carry `last_action` ({seat, action, trick, hand_over}), which
  * the UI uses to animate and announce; it never decides anything with it.
  *
  * LocalSession plays against computer seats in the engine worker and saves
  * every action (see store.js); it never decides legality itself.
+ *
+ * Undo (LocalSession only) has the engine rebuild the game from its log
+ * without your last action of the hand and the computer's answers to it.
+ * A computer seat's seed is the match seed plus its seat; the bots mix it
+ * with the position they see, so after an undo they answer exactly as a
+ * fresh game would, and the deal is the same. The hands in which undo was
+ * used are kept in the save text itself, under "undo_hands" (a key the
+ * engine's loader ignores), so the mark survives a reload and an export.
  */
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +59,7 @@ export class LocalSession extends EventTarget {
     this._driving = false;
     this._closed = false;
     this._botSeed = 1;
+    this.undoHands = new Set();
   }
 
   async start() {
@@ -58,7 +69,9 @@ export class LocalSession extends EventTarget {
       await this.engine.call("new", this.setup ?? {});
       this.gameText = await this.engine.call("save");
     }
-    this._botSeed = seedNumber(JSON.parse(this.gameText).seed);
+    const saved = JSON.parse(this.gameText);
+    this._botSeed = seedNumber(saved.seed);
+    this.undoHands = new Set(Array.isArray(saved.undo_hands) ? saved.undo_hands.filter(Number.isInteger) : []);
     this._view = await this.engine.call("view", this.seat);
     if (this._view.players !== this.seats.length) {
       throw new Error(`the game has ${this._view.players} seats, the session ${this.seats.length}`);
@@ -79,6 +92,25 @@ export class LocalSession extends EventTarget {
     this._accept(result);
     this._drive();
     return this._view;
+  }
+
+  /** The strong computer player's suggestion for your move: {action, reason}. */
+  hint() {
+    return this.engine.call("hint", this.seat, this._botSeed + this.seat);
+  }
+
+  /**
+   * Take back your last action of this hand, with the computer moves after it.
+   * Rejects with an "IllegalAction" Error when there is none.
+   */
+  async undo() {
+    if (this._closed) throw new Error("this game is over: a new one has started");
+    const handNo = this._view?.hand_no;
+    const result = await this.engine.call("undo", this.seat, this.seat);
+    this.undoHands.add(handNo ?? result.view.hand_no);
+    this._accept(result);
+    this._drive();
+    return result.undone;
   }
 
   /** The game as text: rules, seed, explicit deals, start scores and the action log. */
@@ -109,9 +141,15 @@ export class LocalSession extends EventTarget {
 
   _accept({ view, save }) {
     this._view = view;
-    this.gameText = save;
+    this.gameText = this._marked(save);
     this._store();
     this._emit();
+  }
+
+  /** The engine's save text with the hands in which undo was used. */
+  _marked(save) {
+    if (!this.undoHands.size) return save;
+    return JSON.stringify({ ...JSON.parse(save), undo_hands: [...this.undoHands].sort((a, b) => a - b) });
   }
 
   _store() {
@@ -153,6 +191,7 @@ export class LocalSession extends EventTarget {
         const pause = v.last_action?.trick ? this.delay * 1.6 : this.delay;
         if (pause > 0) await sleep(pause);
         if (this._closed) break;
+        if (this._view !== v) continue; // an undo changed the position meanwhile
         const result = await this.engine.call("bot_act", v.turn, who.level ?? "normal",
           this._botSeed + v.turn, this.seat);
         if (this._closed) break;

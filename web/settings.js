@@ -14,10 +14,10 @@ function el(tag, className, text) {
   return e;
 }
 
-function choiceLabel(value, option) {
+export function choiceLabel(value, option = null) {
   if (value === null) return t("off");
   // An option may word a shared value its own way ("none" → "unchanged").
-  for (const key of [`choice.${option.id}.${value}`, `choice.${value}`]) {
+  for (const key of [option && `choice.${option.id}.${value}`, `choice.${value}`].filter(Boolean)) {
     const text = t(key);
     if (text !== key) return text;
   }

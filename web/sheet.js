@@ -81,8 +81,8 @@ function legend(sheet) {
   return list;
 }
 
-/** The whole sheet as a table; `names` by seat. */
-export function renderSheet(sheet, names) {
+/** The whole sheet as a table; `names` by seat; `undone` the hand numbers in which undo was used. */
+export function renderSheet(sheet, names, undone = null) {
   const wrap = document.createElement("div");
   wrap.className = "sheet-wrap";
   if (!sheet.length) {
@@ -103,6 +103,13 @@ export function renderSheet(sheet, names) {
     const num = cell("th", row.result === "redeal" ? "↻" : String(row.hand));
     num.scope = "row";
     if (row.result === "redeal") num.setAttribute("aria-label", t("do.redeal"));
+    if (undone?.has(row.hand)) {
+      const mark = cell("abbr", "↶", "mark mark-undo");
+      mark.title = t("undo.used");
+      mark.setAttribute("aria-label", t("undo.used"));
+      num.append(" ", mark);
+      tr.dataset.undo = "1";
+    }
     tr.append(num);
     const declarer = row.declarer;
     let contract = "";
