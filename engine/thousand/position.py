@@ -84,6 +84,19 @@ def beats(c: Card, best: Card, trump: int) -> bool:
     return c // 6 == trump
 
 
+def _beats_table() -> bytes:
+    return bytes(
+        beats(c, best, trump)
+        for trump in (NO_TRUMP, *SUITS)
+        for best in range(DECK_SIZE)
+        for c in range(DECK_SIZE)
+    )
+
+
+BEATS = _beats_table()
+""":func:`beats` as a table for search: ``BEATS[(trump + 1) * 576 + best * 24 + c]``."""
+
+
 def trick_winner(trick: Sequence[tuple[int, Card]], trump: int) -> int:
     """The seat that takes the (complete or not) ``trick`` of ``(seat, card)`` pairs."""
     best_seat, best = trick[0]
@@ -100,7 +113,7 @@ def _above(c: Card) -> CardSet:
 
 @cache
 def follow_table(must_beat: bool) -> tuple[tuple[CardSet, ...], ...]:
-    """For each trick state ``(led * 24 + best) * 5 + trump + 1``, the sets a follower
+    """For each trick state (its index is :func:`follow_key`), the sets a follower
     must play from, in order: the first one the hand meets is the legal set, and a
     hand that meets none may play anything.
 
@@ -108,7 +121,7 @@ def follow_table(must_beat: bool) -> tuple[tuple[CardSet, ...], ...]:
     ``must_beat``, beat the best card of the trick (in the suit led unless it has
     been trumped, else with a higher trump) when the hand can.
     """
-    table: list[tuple[CardSet, ...]] = []
+    table: list[tuple[CardSet, ...]] = [()] * (5 * DECK_SIZE * DECK_SIZE)
     for led in SUITS:
         for best in range(DECK_SIZE):
             for trump in (NO_TRUMP, *SUITS):
@@ -120,13 +133,14 @@ def follow_table(must_beat: bool) -> tuple[tuple[CardSet, ...], ...]:
                     if must_beat and best // 6 == trump:
                         order.append(_above(best))
                     order.append(SUIT_MASKS[trump])
-                table.append(tuple(order))
+                table[follow_key(led, best, trump)] = tuple(order)
     return tuple(table)
 
 
 def follow_key(led: int, best: Card, trump: int) -> int:
-    """The index of a trick state in :func:`follow_table`."""
-    return (led * DECK_SIZE + best) * 5 + trump + 1
+    """The index of a trick state in :func:`follow_table`: the index of ``best``'s row
+    in :data:`BEATS` plus the suit led, so a search computes both with one sum."""
+    return (trump + 1) * 576 + best * DECK_SIZE + led
 
 
 def followable(hand: CardSet, sets: tuple[CardSet, ...]) -> CardSet:
@@ -169,7 +183,7 @@ def declaring(hand: CardSet, rules: TrickRules) -> CardSet:
     Whether the seat may declare at all (it has taken a trick, or the rules
     allow a marriage on the first lead) is the caller's question.
     """
-    pairs = marriage_pairs(hand)
+    pairs = (hand >> 3) & (hand >> 2) & _SUIT_LOW  # marriage_pairs, inline for search
     out = (pairs << 2) | (pairs << 3)
     if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
         out |= ACES_MASK
