@@ -15,7 +15,6 @@ import random
 from typing import Any
 
 import pytest
-
 from thousand import Game, Rules
 from thousand.bots.solver import Solver
 from thousand.cards import ACES_MASK, card_text, iter_cards

@@ -157,19 +157,7 @@ def _play(decision: _Decision) -> str:
         row: list[tuple[int, int]] = []
         try:
             for c, dec in moves:
-                v = s.value_after(
-                    deal.hands,
-                    k.trick,
-                    k.leader,
-                    k.trump,
-                    k.eligible,
-                    c,
-                    dec,
-                    need - 1,
-                    need,
-                    k.trump_by,
-                    k.ace_by,
-                )
+                v = _value_after(s, k, deal.hands, c, dec, need - 1, need)
                 row.append((v, hi_guess) if v >= need else (0, v))
         except SearchAborted:
             clock.spend(s)
@@ -190,20 +178,7 @@ def _play(decision: _Decision) -> str:
         s = clock.solver(k, d, rules)
         s.node_limit = max(1, refine_cap - clock.used)
         try:
-            exact = [
-                s.value_after(
-                    deal.hands,
-                    k.trick,
-                    k.leader,
-                    k.trump,
-                    k.eligible,
-                    c,
-                    dec,
-                    trump_by=k.trump_by,
-                    ace_by=k.ace_by,
-                )
-                for c, dec in moves
-            ]
+            exact = [_value_after(s, k, deal.hands, c, dec) for c, dec in moves]
         except SearchAborted:
             clock.spend(s)
             break
@@ -241,6 +216,21 @@ def _play(decision: _Decision) -> str:
             return hint
     best_j = utilities.index(top)
     return play_text(*moves[best_j])
+
+
+def _value_after(
+    s: Solver,
+    k: Knowledge,
+    hands: list[int],
+    c: int,
+    declare: bool,
+    alpha: int = -INF,
+    beta: int = INF,
+) -> int:
+    """The solver's value of playing ``c`` in one sampled deal of the trick on the table."""
+    return s.value_after(
+        hands, k.trick, k.leader, k.trump, k.eligible, c, declare, alpha, beta, k.trump_by, k.ace_by
+    )
 
 
 # --- declaring: bidding, giving, the contract ------------------------------------------------
