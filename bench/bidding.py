@@ -1,6 +1,6 @@
 """Bidding sanity of the bots: who wins the bidding, who makes it, and absurd contracts.
 
-This script owns the bidding figures of issue 6. Each deal is one hand with
+It measures whether the bots bid sensibly. Each deal is one hand with
 the tested level at one seat (rotating with the deal) against two copies of
 another level. At the first lead it solves the true deal with perfect
 information (the declarer's best possible result, double dummy), and it

@@ -1,6 +1,6 @@
 """Decision latency of every bot level, in CPython and (if it can be loaded) in Pyodide.
 
-This script owns the latency figures of issue 6. It builds a fixed set of
+It measures how long each level takes to decide. It builds a fixed set of
 positions — every decision of the first hands of seeded matches played by
 the ``normal`` bot — and times ``choose(view, level)`` on each, printing p50,
 p95 and max per level (and per phase with ``--phases``). With ``--pyodide``

@@ -1,6 +1,6 @@
 """Duplicate matches between bot levels: the same deals, the bots rotated through every seating.
 
-This script owns the strength measurement of the bots (issue 6). Each deal is
+It measures how strong the bots are against each other. Each deal is
 played once per seating of the bots (3! = 6 for three players) from the same
 starting scores, so card luck cancels out; a hand is played until it is
 scored (a redeal deals again from the same seed, so every seating sees the

@@ -1,11 +1,11 @@
 """Speed of the perfect-information solver the strong bot runs on every sample.
 
-This script owns the solver figures of issue 6: on random full deals (the
+It measures how fast the solver searches: on random full deals (the
 declarer with its 8 cards after the talon and the two given cards), the time
 and nodes of a full-window solve and of a null-window test ("does the
 declarer reach 100?") from the first trick and from the fifth (after four
-tricks played by the solver's own best line), and positions (nodes) per
-second.
+tricks of random legal cards), and positions (nodes) per second, all under
+the classic trick rules.
 
     python bench/solver_speed.py --deals 200
 """

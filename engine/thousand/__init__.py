@@ -3,7 +3,10 @@
 The package owns every rule of the game; the web front end and network peers
 only ask it. Start a match with :meth:`Game.new`, list what the current
 player may do with :meth:`Game.legal_actions`, apply one with
-:meth:`Game.apply`, and show each seat :meth:`Game.view`.
+:meth:`Game.apply`, and show each seat :meth:`Game.view`. A refused action
+raises :class:`IllegalAction` with a stable ``code`` (see
+``thousand.actions.REFUSAL_CODES``); :meth:`Game.why_illegal` asks why
+without applying.
 
 Cards are written rank ``9 J Q K T A`` plus suit ``S C D H`` (``TH``: the ten
 of hearts). Actions are written as players say them:

@@ -28,8 +28,8 @@ from ..cards import (
     parse_card,
     points,
 )
+from ..position import marriage_pairs
 from .knowledge import Knowledge, legal_plays, play_text, read_view
-from .solver import marriage_pairs
 
 
 def _marriage_value(hand: int) -> int:

@@ -72,6 +72,10 @@ class Knowledge:
     trick_counts: list[int] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
     """Seats that take part in the hand, clockwise from seat 0."""
+    trump_by: int | None = None
+    """Who declared the trump in force (``None``: nobody)."""
+    ace_by: int | None = None
+    """Who declared the ace marriage (``None``: nobody)."""
 
     @property
     def others(self) -> list[int]:
@@ -128,8 +132,10 @@ def read_view(view: dict[str, Any]) -> Knowledge:
     )
     rules = view.get("rules") or {}
     first_lead = bool(rules.get("marriage_first_lead", False))
-    marriages = [(int(s), SUIT_CHARS.index(x)) for s, x in view.get("marriages") or []]
+    declared = [(int(s), str(x)) for s, x in view.get("marriages") or []]
+    marriages = [(s, SUIT_CHARS.index(x)) for s, x in declared if x != "A"]
     k.marriages = marriages
+    k.ace_by = next((s for s, x in declared if x == "A"), None)
     if view.get("talon"):
         k.talon = _cards(view["talon"])
         k.talon_seen = True
@@ -171,6 +177,11 @@ def read_view(view: dict[str, Any]) -> Knowledge:
             won[int(winners[i])] += 1
     if k.trump is None and trump is not None:
         k.trump = trump
+    if k.trump is not None:
+        # The trump's declarer: the last marriage of its suit, else the ace
+        # marriage's last ace.
+        by_suit = [s for s, suit in marriages if suit == k.trump]
+        k.trump_by = by_suit[-1] if by_suit else k.ace_by
     for s in range(n):
         if won[s] or (k.trick_counts and s < len(k.trick_counts) and k.trick_counts[s] > 0):
             k.eligible |= 1 << s

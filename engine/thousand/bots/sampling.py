@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import MARRIAGE_VALUES, cards_of
+from ..position import marriage_pairs
 from .knowledge import Knowledge
-from .solver import marriage_pairs
 
 DEAD = -1
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import CARD_POINTS, card_text
+from ..position import NO_TRUMP, TrickRules, trick_winner
 from .heuristic import (
     _fallback,
     _opponents_to_receive,
@@ -73,9 +74,9 @@ class _Clock:
         return Solver(
             k.order,
             declarer,
-            bool(rules.get("marriage_first_lead", False)),
             node_limit=left,
             deadline=self.deadline,
+            rules=TrickRules.of(rules),
         )
 
     def spend(self, s: Solver) -> None:
@@ -156,9 +157,7 @@ def _play(decision: _Decision) -> str:
         row: list[tuple[int, int]] = []
         try:
             for c, dec in moves:
-                v = s.value_after(
-                    deal.hands, k.trick, k.leader, k.trump, k.eligible, c, dec, need - 1, need
-                )
+                v = _value_after(s, k, deal.hands, c, dec, need - 1, need)
                 row.append((v, hi_guess) if v >= need else (0, v))
         except SearchAborted:
             clock.spend(s)
@@ -179,10 +178,7 @@ def _play(decision: _Decision) -> str:
         s = clock.solver(k, d, rules)
         s.node_limit = max(1, refine_cap - clock.used)
         try:
-            exact = [
-                s.value_after(deal.hands, k.trick, k.leader, k.trump, k.eligible, c, dec)
-                for c, dec in moves
-            ]
+            exact = [_value_after(s, k, deal.hands, c, dec) for c, dec in moves]
         except SearchAborted:
             clock.spend(s)
             break
@@ -206,7 +202,7 @@ def _play(decision: _Decision) -> str:
         # one by one, so a trick for this seat beats one for its partner.
         pts = sum(CARD_POINTS[c] for _, c in k.trick)
         for j, (c, _) in enumerate(moves):
-            winner = _trick_winner([*k.trick, (k.seat, c)], k.trump)
+            winner = trick_winner([*k.trick, (k.seat, c)], NO_TRUMP if k.trump is None else k.trump)
             if winner == k.seat:
                 utilities[j] += pts + CARD_POINTS[c]
             elif winner != d:
@@ -222,15 +218,19 @@ def _play(decision: _Decision) -> str:
     return play_text(*moves[best_j])
 
 
-def _trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
-    best_seat, best = trick[0]
-    for seat, c in trick[1:]:
-        if c // 6 == best // 6:
-            if c > best:
-                best_seat, best = seat, c
-        elif trump is not None and c // 6 == trump:
-            best_seat, best = seat, c
-    return best_seat
+def _value_after(
+    s: Solver,
+    k: Knowledge,
+    hands: list[int],
+    c: int,
+    declare: bool,
+    alpha: int = -INF,
+    beta: int = INF,
+) -> int:
+    """The solver's value of playing ``c`` in one sampled deal of the trick on the table."""
+    return s.value_after(
+        hands, k.trick, k.leader, k.trump, k.eligible, c, declare, alpha, beta, k.trump_by, k.ace_by
+    )
 
 
 # --- declaring: bidding, giving, the contract ------------------------------------------------
