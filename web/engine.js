@@ -4,7 +4,9 @@
  * resolves with the bridge's plain-data result (see engine_bridge.py for
  * the methods) or rejects with an Error whose `name` is the Python
  * exception's (`IllegalAction` for a move the rules refuse). `ready`
- * settles when Python has booted; "progress" events report the boot.
+ * settles when Python has booted; "progress" events report the boot, and
+ * each step of it (engine-worker.js names them) becomes a mark in the
+ * page's timeline, `thousand:<step>`, at the moment the worker reached it.
  */
 
 export class EngineError extends Error {
@@ -50,6 +52,10 @@ export class Engine extends EventTarget {
       case "progress":
         this.progress = { fraction: message.fraction, text: message.text };
         this.dispatchEvent(new CustomEvent("progress", { detail: this.progress }));
+        break;
+      case "step":
+        // The worker's clock has its own origin; the message carries epoch time.
+        performance.mark(`thousand:${message.name}`, { startTime: Math.max(0, message.at - performance.timeOrigin) });
         break;
       case "ready":
         this.info = message.info;

@@ -250,6 +250,9 @@ function onView(view) {
   if (view.phase !== "talon") state.picks.clear();
   render();
   if (first) {
+    // A table in play is never covered by the loading box: a guest's table
+    // comes from the host while this page's own engine may still be booting.
+    $("loading").hidden = true;
     state.sheetLength = view.sheet.length;
     state.handNo = view.hand_no;
     if (view.turn === state.session.seat) announce(t("announce.yourturn"));
