@@ -212,24 +212,19 @@ def main() -> int:
         server.shutdown()
 
     shown = [path for path in PATHS if runs[path]]
-    steps: list[str] = []
-    for path in shown:
-        for timings in runs[path]:
-            steps += [k for k in timings if k not in steps]
-    steps.sort(key=lambda k: median([t[k] for p in shown for t in runs[p] if k in t]) or 0)
-
-    def cell(path: str, key: str) -> str:
-        value = median([t[key] for t in runs[path] if key in t])
-        return f"{value:9.0f}" if value is not None else f"{'-':>9}"
-
     print(f"dist/ size:     {total / 1e6:6.2f} MB ({len(rows)} files)")
     print(f"dist/ gzipped:  {zipped / 1e6:6.2f} MB")
     for name, raw, gz in sorted(rows, key=lambda r: -r[1])[:4]:
-        print(f"  {name:32} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
+        print(f"  {name:40} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
     print(f"median of {args.runs} runs, headless Chromium, served on loopback")
-    print(f"steps, ms since navigation: {'':10}" + "".join(f"{p:>9}" for p in shown))
-    for key in steps:
-        print(f"  {key:36}" + "".join(cell(p, key) for p in shown))
+    for path in shown:
+        # Each step: ms since navigation, and since the step before.
+        steps = {k: median([t[k] for t in runs[path] if k in t]) or 0.0 for k in runs[path][0]}
+        print(f"{path}: step{'ms':>31}{'+ms':>8}")
+        before = 0.0
+        for key, at in sorted(steps.items(), key=lambda kv: kv[1]):
+            print(f"  {key:32}{at:7.0f}{at - before:8.0f}")
+            before = at
     bare_median = median(bares) or 0.0
     print(f"navigation to a dealt hand (bare Pyodide page: {bare_median / 1000:.2f} s):")
     for path in shown:

@@ -21,13 +21,15 @@ export class Engine extends EventTarget {
   constructor({ fresh = true, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
     super();
     this.info = null;
-    this.progress = { fraction: 0, text: "Starting" };
+    this.progress = null; // the latest {fraction, text} the worker reported
     this._pending = new Map();
     this._nextId = 1;
     this.worker = new Worker(workerURL, { type: "module" });
     this.ready = new Promise((resolve, reject) => {
       this._ready = { resolve, reject };
     });
+    // A failure is reported to whoever awaits `ready`, which may be later.
+    this.ready.catch(() => {});
     this.worker.addEventListener("message", (event) => this._receive(event.data));
     this.worker.addEventListener("error", (event) => {
       // A worker that fails to load (a missing module, a syntax error) only

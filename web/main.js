@@ -8,8 +8,8 @@
  * seed when none is saved; ?delay=MS sets the computer's pace (0: instant,
  * no animation); ?bots=LEVEL sets every computer seat's level; ?lang=xx.
  */
-import { Engine } from "./engine.js";
-import { registerServiceWorker, servedFromCache } from "./offline.js";
+import { engine } from "./engine-start.js";
+import { registerServiceWorker } from "./offline.js";
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
@@ -28,7 +28,8 @@ import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
-const engine = new Engine({ fresh: !servedFromCache() });
+// The engine started before this module ran (engine-start.js): show where it is.
+if (engine.progress) showProgress(engine.progress);
 engine.addEventListener("progress", (event) => showProgress(event.detail));
 registerServiceWorker({
   onUpdate: () => showNote("A new version is ready: reload the page to use it."),
