@@ -14,8 +14,9 @@ prints
   cold (a fresh browser profile: nothing cached, no service worker, no
   snapshot), warm (a second visit: the service worker and the engine
   snapshot in place), reload (that page reloaded mid-hand) and rejoin (a
-  multiplayer guest reloading its page at a table; ``--no-rejoin`` skips
-  it, it needs the local relay of the tests);
+  multiplayer guest reloading its page at a table, where "table-shown" is
+  when the host's table is back; ``--no-rejoin`` skips it, it needs the
+  local relay of the tests);
 - navigation to a hand on the table for each path, in seconds, and as a
   ratio to the bare page's boot in the same browser run (a fresh profile
   for each).
@@ -161,10 +162,13 @@ def rejoins(browser: Any, url: str, runs: int) -> list[dict[str, float]]:
             guest.wait_for_function(SAVED, timeout=BOOT_TIMEOUT_MS, polling=100)
             for _ in range(runs):
                 guest.reload()
-                guest.wait_for_function(
-                    "globalThis.thousand?.view != null", timeout=BOOT_TIMEOUT_MS, polling=50
-                )
-                out.append(wait_dealt(guest))
+                # The host's table is back on the page (the network's part of a rejoin).
+                shown = guest.wait_for_function(
+                    "globalThis.thousand?.view != null && performance.now()",
+                    timeout=BOOT_TIMEOUT_MS,
+                    polling=50,
+                ).json_value()
+                out.append({**wait_dealt(guest), "table-shown": float(shown)})
         finally:
             table.close()
     return out

@@ -47,7 +47,8 @@ function progress(fraction, text) {
 /* Count the bytes of the big boot files as they stream in, so the progress
  * bar moves with the real download. Only used on a first visit: a wrapped
  * response loses its URL, which costs the browser's compiled-wasm cache,
- * and from the service worker's cache the files arrive at once anyway. */
+ * but that cache could only serve this HTTP copy, and later visits load
+ * the service worker's copies (and start from the engine snapshot). */
 function countDownloads(files, names) {
   const sizes = new Map(names.map((name) => [here(name), files[name]?.size ?? 0]));
   const total = [...sizes.values()].reduce((a, b) => a + b, 0) || 1;

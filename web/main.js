@@ -31,9 +31,11 @@ const params = new URLSearchParams(location.search);
 // The engine started before this module ran (engine-start.js): show where it is.
 if (engine.progress) showProgress(engine.progress);
 engine.addEventListener("progress", (event) => showProgress(event.detail));
-registerServiceWorker({
+// Once the engine is up: on a first visit the service worker's download of
+// the whole site would compete with Python's boot for the first hand.
+engine.ready.catch(() => {}).then(() => registerServiceWorker({
   onUpdate: () => showNote("A new version is ready: reload the page to use it."),
-});
+}));
 
 const prefs = loadPrefs();
 setLanguage(params.get("lang") ?? prefs.lang ?? browserLanguage());
