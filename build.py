@@ -3,7 +3,9 @@
 This script owns dist/: it builds the engine wheel, takes the Pyodide core
 files from the pinned npm package, vendors the micropip wheel (rewriting its
 hash in the copied lock file so the browser's integrity check accepts it),
-copies web/ and writes build-manifest.json — the content hash and size of
+adds Pyodide's own bytecode to both wheels (compiled once in Node.js and
+cached, so the browser imports without compiling), copies web/ and writes
+build-manifest.json — the content hash and size of
 every file — which also goes into the service worker, so a changed file
 gives a new precache list and returning players get it. Downloads are
 cached in .cache/ (git-ignored). Everything in dist/ is referenced by
@@ -221,6 +223,82 @@ def fetch_micropip() -> Path:
     return found[0]
 
 
+# Run inside Pyodide (Node.js): a copy of a wheel with each module's bytecode
+# beside it, as unchecked hash-based .pyc files (valid whatever the files'
+# times after unpacking), so the browser imports without compiling.
+ADD_BYTECODE_PY = """
+import base64, hashlib, importlib.util, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+def add_bytecode(source, target):
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w") as dst:
+        record = next(n for n in src.namelist() if n.endswith(".dist-info/RECORD"))
+        rows = src.read(record).decode().splitlines()
+        rows = [r for r in rows if r and not r.startswith(record + ",")]
+        for info in src.infolist():
+            if info.filename == record:
+                continue
+            data = src.read(info)
+            dst.writestr(info, data)
+            if not info.filename.endswith(".py") or ".dist-info/" in info.filename:
+                continue
+            code = compile(data, info.filename, "exec", dont_inherit=True)
+            pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+            folder, _, module = info.filename.rpartition("/")
+            pyc_name = f"{module[:-3]}.{sys.implementation.cache_tag}.pyc"
+            name = f"{folder}/__pycache__/{pyc_name}".lstrip("/")
+            entry = zipfile.ZipInfo(name, info.date_time)
+            entry.compress_type, entry.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
+            dst.writestr(entry, pyc)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(pyc).digest()).rstrip(b"=").decode()
+            rows.append(f"{name},sha256={digest},{len(pyc)}")
+        dst.writestr(src.getinfo(record), "\\n".join([*rows, record + ",,"]) + "\\n")
+"""
+ADD_BYTECODE_MJS = """
+import { readFileSync, writeFileSync } from "node:fs";
+const [pyodideDir, helper, ...pairs] = process.argv.slice(2);
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + pyodideDir).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir });
+pyodide.runPython(readFileSync(helper, "utf8"));
+for (let i = 0; i < pairs.length; i += 2) {
+  pyodide.FS.writeFile("/tmp/in.whl", new Uint8Array(readFileSync(pairs[i])));
+  pyodide.runPython("add_bytecode('/tmp/in.whl', '/tmp/out.whl')");
+  writeFileSync(pairs[i + 1], pyodide.FS.readFile("/tmp/out.whl"));
+}
+"""
+
+
+def with_bytecode(pyodide: Path, wheels: list[Path]) -> list[Path]:
+    """Each wheel with Pyodide's own bytecode added (add_bytecode above), from the cache or
+    made with Node.js; the copies keep the wheels' names. Bytecode is made once per
+    wheel content and Pyodide version, so a rebuild of the same sources is byte-identical."""
+    made = []
+    todo: list[str] = []
+    for wheel in wheels:
+        key = f"{sha256_hex(wheel)[:16]}-pyodide{PYODIDE_VERSION}"
+        target = CACHE / "bytecode" / key / wheel.name
+        if not target.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            todo += [str(wheel), str(target.with_suffix(".part"))]
+        made.append(target)
+    if todo:
+        if shutil.which("node") is None:
+            raise BuildError("node is not installed; it compiles the wheels' bytecode with Pyodide")
+        with tempfile.TemporaryDirectory() as tmp:
+            helper = Path(tmp) / "add_bytecode.py"
+            helper.write_text(ADD_BYTECODE_PY)
+            script = Path(tmp) / "add_bytecode.mjs"
+            script.write_text(ADD_BYTECODE_MJS)
+            run(
+                ["node", str(script), f"{pyodide}/", str(helper), *todo],
+                "compiling the wheels' bytecode in Pyodide (Node.js)",
+                "Install Node.js 18 or newer.",
+            )
+        for part in todo[1::2]:
+            Path(part).rename(Path(part).with_suffix(".whl"))
+    return made
+
+
 def build_engine_wheel(out: Path) -> Path:
     """Build the thousand wheel from a clean copy of the sources.
 
@@ -384,6 +462,9 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
     try:
         say("thousand wheel ...")
         wheel = build_engine_wheel(staging / "wheels")
+        say("bytecode (Pyodide in Node.js) ...")
+        engine_pyc, micropip = with_bytecode(pyodide, [wheel, micropip])
+        shutil.copy2(engine_pyc, wheel)
         copy_web(staging)
         say("multiplayer libraries (npm) ...")
         vendor_net(staging)

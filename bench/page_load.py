@@ -1,20 +1,31 @@
 """Page-load figures of the static site, measured in headless Chromium.
 
 This script owns the site's load benchmark: it builds dist/ (into a
-temporary folder) with build.py, serves it on loopback and prints
+temporary folder) with build.py, adds a bare-Pyodide reference page to it
+(bare.html: a worker that only runs loadPyodide, unpacks the engine wheel
+and deals one hand, no micropip, no page), serves it on loopback and
+prints
 
 - the total size of dist/ and its gzipped transfer size (each file
-  gzipped at level 6, as a static host would send it);
-- time from navigation to first paint and to first contentful paint;
-- time from navigation to "engine ready" (Pyodide booted, micropip
-  loaded, the engine wheel installed) and to the first hand on the table,
-  cold (a fresh browser profile: nothing cached, no service worker) and
-  warm (a second visit, answered by the service worker);
+  gzipped at level 6, as a static host would send it; the reference page
+  is not counted);
+- every named step of the boot (the page's ``thousand:*`` marks) and the
+  first paints, in ms since navigation, for four paths:
+  cold (a fresh browser profile: nothing cached, no service worker, no
+  snapshot), warm (a second visit: the service worker and the engine
+  snapshot in place), reload (that page reloaded mid-hand) and rejoin (a
+  multiplayer guest reloading its page at a table, where "table-shown" is
+  when the host's table is back; ``--no-rejoin`` skips it, it needs the
+  local relay of the tests);
+- navigation to a hand on the table for each path, in seconds, and as a
+  ratio to the bare page's boot in the same browser run (a fresh profile
+  for each).
 
-each as the median of 5 runs (``--runs``). Loopback has no network delay,
-so the cold figures are the browser's work on 13 MB, not a download time.
+Each figure is the median of ``--runs`` runs (5). Loopback has no network
+delay, so the cold figures are the browser's work on 14 MB, not a
+download time.
 
-    python bench/page_load.py [--runs 5]
+    python bench/page_load.py [--runs 5] [--no-rejoin]
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -38,17 +50,36 @@ CHROMIUM_ARGS = [
     "--disable-features=WebRtcHideLocalIpsWithMdns",
 ]
 BOOT_TIMEOUT_MS = 120_000
+PATHS = ("cold", "warm", "reload", "rejoin")
+
+# The reference: Pyodide and the engine, nothing else (written into dist/ here only).
+BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
+<script type="module">
+const worker = new Worker("./bare-worker.js", { type: "module" });
+worker.onmessage = (e) => { performance.mark("bare:dealt"); document.body.dataset.hand = e.data; };
+</script><body></body>
+"""
+BARE_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
+const manifest = await (await fetch("./build-manifest.json")).json();
+const wheel = fetch(manifest.engine_wheel).then((r) => r.arrayBuffer());
+const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+const purelib = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+pyodide.unpackArchive(new Uint8Array(await wheel), "wheel", { extractDir: purelib });
+postMessage(pyodide.runPython(
+  "import json, thousand; json.dumps(thousand.Game.new(seed=1).view(0)['hand'])"));
+"""
 
 # Milliseconds since navigation start, read from the page's own timeline.
 TIMINGS = """() => {
-  const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
-  return {
-    first_paint: at("first-paint"),
-    first_contentful_paint: at("first-contentful-paint"),
-    engine_ready: at("thousand:engine-ready"),
-    dealt: at("thousand:dealt"),
-  };
+  const out = {};
+  for (const e of performance.getEntriesByType("paint")) out[e.name] = e.startTime;
+  for (const e of performance.getEntriesByType("mark")) {
+    if (e.name.startsWith("thousand:")) out[e.name.slice(9)] ??= e.startTime;
+  }
+  return out;
 }"""
+DEALT = "performance.getEntriesByName('thousand:dealt').length > 0"
+SAVED = "performance.getEntriesByName('thousand:snapshot-saved').length > 0"
 
 
 def load_build() -> Any:
@@ -68,9 +99,7 @@ def sizes(dist: Path) -> tuple[int, int, list[tuple[str, int, int]]]:
     return sum(r[1] for r in rows), sum(r[2] for r in rows), rows
 
 
-def visit(context: Any, url: str) -> dict[str, float]:
-    page = context.new_page()
-    page.goto(url)
+def wait_dealt(page: Any) -> dict[str, float]:
     page.wait_for_function(
         "document.body.dataset.engine !== 'loading'", timeout=BOOT_TIMEOUT_MS, polling=50
     )
@@ -78,15 +107,81 @@ def visit(context: Any, url: str) -> dict[str, float]:
         raise RuntimeError(
             f"the engine did not start: {page.locator('#loading-text').text_content()}"
         )
-    timings = page.evaluate(TIMINGS)
+    page.wait_for_function(DEALT, timeout=BOOT_TIMEOUT_MS, polling=50)
+    return dict(page.evaluate(TIMINGS))
+
+
+def bare(browser: Any, url: str) -> float:
+    """Milliseconds from navigation to the bare page's dealt hand, in a fresh profile."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url + "bare.html")
+    page.wait_for_function("document.body.dataset.hand", timeout=BOOT_TIMEOUT_MS, polling=50)
+    at = float(page.evaluate("performance.getEntriesByName('bare:dealt')[0].startTime"))
+    context.close()
+    return at
+
+
+def site_paths(browser: Any, url: str) -> dict[str, dict[str, float]]:
+    """Cold, warm and reload in one fresh profile."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url + "?seed=1")
+    cold = wait_dealt(page)
+    page.wait_for_function(SAVED, timeout=BOOT_TIMEOUT_MS, polling=100)
+    cold["snapshot-saved"] = page.evaluate(
+        "performance.getEntriesByName('thousand:snapshot-saved')[0].startTime"
+    )
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.close()
-    return timings
+    page = context.new_page()
+    page.goto(url + "?seed=1")
+    warm = wait_dealt(page)
+    # Mid-hand: the computer seats have bid by now, and every move is saved.
+    page.wait_for_timeout(1500)
+    page.reload()
+    reload = wait_dealt(page)
+    context.close()
+    return {"cold": cold, "warm": warm, "reload": reload}
+
+
+def rejoins(browser: Any, url: str, runs: int) -> list[dict[str, float]]:
+    """A guest at a table (the host, the guest and a computer) reloads its page, `runs` times."""
+    from net_harness import Table, relay
+
+    out = []
+    with relay() as relay_url:
+        table = Table(browser, url, relay_url, guests=1)
+        try:
+            table.open_host()
+            guest = table.guests[0]
+            table.join(guest)
+            # The third seat goes to a computer player, through the lobby.
+            table.host.click("#net-seats li[data-status=empty] .net-seat-bot", timeout=30_000)
+            table.start()
+            guest.wait_for_function(SAVED, timeout=BOOT_TIMEOUT_MS, polling=100)
+            for _ in range(runs):
+                guest.reload()
+                # The host's table is back on the page (the network's part of a rejoin).
+                shown = guest.wait_for_function(
+                    "globalThis.thousand?.view != null && performance.now()",
+                    timeout=BOOT_TIMEOUT_MS,
+                    polling=50,
+                ).json_value()
+                out.append({**wait_dealt(guest), "table-shown": float(shown)})
+        finally:
+            table.close()
+    return out
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-rejoin", action="store_true", help="skip the multiplayer guest")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -96,46 +191,52 @@ def main() -> int:
         dist = Path(tmp) / "dist"
         build.build(dist, quiet=True)
         total, zipped, rows = sizes(dist)
+        (dist / "bare.html").write_text(BARE_PAGE)
+        (dist / "bare-worker.js").write_text(BARE_WORKER)
         server, url = build.serve_in_thread(dist, "/")
-        cold: list[dict[str, float]] = []
-        warm: list[dict[str, float]] = []
+        bares: list[float] = []
+        runs: dict[str, list[dict[str, float]]] = {path: [] for path in PATHS}
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=str(CHROMIUM) if CHROMIUM.exists() else None,
                 args=CHROMIUM_ARGS,
             )
             for run in range(args.runs):
-                # A new context is a new, empty profile: no HTTP cache, no
-                # service worker, nothing compiled.
-                context = browser.new_context()
-                cold.append(visit(context, url + "?seed=1"))
-                warm.append(visit(context, url + "?seed=1"))
-                context.close()
+                bares.append(bare(browser, url))
+                for path, timings in site_paths(browser, url).items():
+                    runs[path].append(timings)
                 print(
-                    f"run {run + 1}: cold ready {cold[-1]['engine_ready']:.0f} ms, "
-                    f"warm ready {warm[-1]['engine_ready']:.0f} ms",
+                    f"run {run + 1}: bare {bares[-1]:.0f} ms, "
+                    + ", ".join(f"{k} {runs[k][-1]['dealt']:.0f} ms" for k in PATHS if runs[k]),
                     file=sys.stderr,
                 )
+            if not args.no_rejoin:
+                runs["rejoin"] = rejoins(browser, url, args.runs)
             browser.close()
         server.shutdown()
 
-    def median(runs: list[dict[str, float]], key: str) -> str:
-        values = [r[key] for r in runs if r[key] is not None]
-        return f"{statistics.median(values):7.0f} ms" if values else "    n/a"
-
-    print(f"dist/ size:             {total / 1e6:6.2f} MB ({len(rows)} files)")
-    print(f"dist/ gzipped:          {zipped / 1e6:6.2f} MB")
+    shown = [path for path in PATHS if runs[path]]
+    print(f"dist/ size:     {total / 1e6:6.2f} MB ({len(rows)} files)")
+    print(f"dist/ gzipped:  {zipped / 1e6:6.2f} MB")
     for name, raw, gz in sorted(rows, key=lambda r: -r[1])[:4]:
-        print(f"  {name:32} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
-    print(f"median of {args.runs} runs, headless Chromium, served on loopback:")
-    print(f"                         {'cold':>10} {'warm (SW)':>10}")
-    for key, label in [
-        ("first_paint", "navigation → first paint"),
-        ("first_contentful_paint", "navigation → first contentful paint"),
-        ("engine_ready", "navigation → engine ready"),
-        ("dealt", "navigation → hand dealt"),
-    ]:
-        print(f"{label:37} {median(cold, key)} {median(warm, key)}")
+        print(f"  {name:40} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
+    print(f"median of {args.runs} runs, headless Chromium, served on loopback")
+    for path in shown:
+        # Each step: ms since navigation, and since the step before.
+        steps = {k: median([t[k] for t in runs[path] if k in t]) or 0.0 for k in runs[path][0]}
+        print(f"{path}: step{'ms':>31}{'+ms':>8}")
+        before = 0.0
+        for key, at in sorted(steps.items(), key=lambda kv: kv[1]):
+            print(f"  {key:32}{at:7.0f}{at - before:8.0f}")
+            before = at
+    bare_median = median(bares) or 0.0
+    print(f"navigation to a dealt hand (bare Pyodide page: {bare_median / 1000:.2f} s):")
+    for path in shown:
+        dealt = [t["dealt"] for t in runs[path]]
+        # Each run's time over the bare page of the same run; rejoin has one table, so
+        # its runs are set against the bare median.
+        ratios = [d / (bares[i] if path != "rejoin" else bare_median) for i, d in enumerate(dealt)]
+        print(f"  {path:7} {median(dealt) / 1000:6.2f} s   {median(ratios):5.2f}x bare")
     return 0
 
 

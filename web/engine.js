@@ -6,8 +6,10 @@
  * exception's (`IllegalAction` for a move the rules refuse) and, for an
  * IllegalAction, a stable `code` (`not_your_turn`, `must_follow`, … — see
  * thousand.actions.REFUSAL_CODES) with its `detail` (`suit` where a suit
- * matters, also as `.suit`). `ready`
- * settles when Python has booted; "progress" events report the boot.
+ * matters, also as `.suit`). `ready` settles when Python has booted;
+ * "progress" events report the boot, and each step of it (engine-worker.js
+ * names them) becomes a mark in the page's timeline, `thousand:<step>`, at
+ * the moment the worker reached it.
  */
 
 export class EngineError extends Error {
@@ -25,13 +27,15 @@ export class Engine extends EventTarget {
   constructor({ fresh = true, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
     super();
     this.info = null;
-    this.progress = { fraction: 0, text: "Starting" };
+    this.progress = null; // the latest {fraction, text} the worker reported
     this._pending = new Map();
     this._nextId = 1;
     this.worker = new Worker(workerURL, { type: "module" });
     this.ready = new Promise((resolve, reject) => {
       this._ready = { resolve, reject };
     });
+    // A failure is reported to whoever awaits `ready`, which may be later.
+    this.ready.catch(() => {});
     this.worker.addEventListener("message", (event) => this._receive(event.data));
     this.worker.addEventListener("error", (event) => {
       // A worker that fails to load (a missing module, a syntax error) only
@@ -56,6 +60,10 @@ export class Engine extends EventTarget {
       case "progress":
         this.progress = { fraction: message.fraction, text: message.text };
         this.dispatchEvent(new CustomEvent("progress", { detail: this.progress }));
+        break;
+      case "step":
+        // The worker's clock has its own origin; the message carries epoch time.
+        performance.mark(`thousand:${message.name}`, { startTime: Math.max(0, message.at - performance.timeOrigin) });
         break;
       case "ready":
         this.info = message.info;

@@ -12,8 +12,8 @@
  * The player's helps are modules of their own, connected here: rules-help,
  * guide, hints, undo (the session's), stats, sound and motion.
  */
-import { Engine } from "./engine.js";
-import { registerServiceWorker, servedFromCache } from "./offline.js";
+import { engine } from "./engine-start.js";
+import { registerServiceWorker } from "./offline.js";
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
@@ -41,11 +41,14 @@ import { exportDialog, importDialog } from "./transfer.js";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
-const engine = new Engine({ fresh: !servedFromCache() });
+// The engine started before this module ran (engine-start.js): show where it is.
+if (engine.progress) showProgress(engine.progress);
 engine.addEventListener("progress", (event) => showProgress(event.detail));
-registerServiceWorker({
+// Once the engine is up: on a first visit the service worker's download of
+// the whole site would compete with Python's boot for the first hand.
+engine.ready.catch(() => {}).then(() => registerServiceWorker({
   onUpdate: () => showNote("A new version is ready: reload the page to use it."),
-});
+}));
 
 const prefs = loadPrefs();
 setLanguage(params.get("lang") ?? prefs.lang ?? browserLanguage());
@@ -309,6 +312,9 @@ function onView(view) {
   soundView(view, previous, you);
   if (view.phase === "over") recordMatch(engine, state.session).catch((e) => console.warn("statistics:", e));
   if (first) {
+    // A table in play is never covered by the loading box: a guest's table
+    // comes from the host while this page's own engine may still be booting.
+    $("loading").hidden = true;
     state.sheetLength = view.sheet.length;
     state.handNo = view.hand_no;
     showStory();

@@ -200,10 +200,26 @@ def test_a_malicious_guest_changes_nothing(table: Table) -> None:
     assert table.errors == []
 
 
+# Records every moment the loading box shows over a table that has cards on it.
+WATCH_LOADING_BOX = """
+window.__covered = [];
+new MutationObserver(() => {
+  const box = document.getElementById("loading");
+  if (box && !box.hidden && document.querySelector("#hand [data-card]")) {
+    window.__covered.push(document.getElementById("loading-text").textContent);
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
 def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
     guest = table.guests[0]
     seat = guest.evaluate("thousand.session.seat")
     hand = table.view(guest)["hand"]
+    # Without its engine snapshot the guest's Python boots the long way, so the
+    # host's table reaches the page first: the loading box must not cover it.
+    guest.evaluate("caches.delete('thousand-engine-snapshot')")
+    guest.context.add_init_script(WATCH_LOADING_BOX)
     guest.reload()
     guest.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
     assert guest.evaluate("thousand.session.seat") == seat
@@ -213,6 +229,8 @@ def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
     table.host.wait_for_function(
         "([seat, name]) => thousand.session.seats[seat].name === name", arg=[seat, GUEST_NAME]
     )
+    guest.wait_for_function("document.body.dataset.engine === 'ready'", timeout=90_000)
+    assert guest.evaluate("window.__covered") == []
     steps = len(host_game(table).log)
     table.play_until(lambda: len(host_game(table).log) >= steps + 3)
 
