@@ -32,6 +32,7 @@ from mental_poker import (
     unlock,
 )
 from thousand.cards import card_text, parse_card
+from thousand.private_hand import dealing_order
 
 
 class ProtocolViolation(ValueError):
@@ -41,21 +42,13 @@ class ProtocolViolation(ValueError):
 def layout(players: int, dealer: int) -> dict[str, Any]:
     """Which deck positions go where: ``{"hands": [[positions] per seat], "talon": [positions]}``.
 
-    The engine's dealing order: first hand (left of the dealer) takes the
-    first 7 positions (10 with two players), then clockwise; the dealer of
-    four sits out; the rest is the talon (two players: talon 0, then talon 1).
+    The engine's dealing order (``thousand.private_hand.dealing_order``).
     """
-    per = 10 if players == 2 else 7
-    active = []
-    seat = (dealer + 1) % players
-    while len(active) < min(players, 3):
-        if not (players == 4 and seat == dealer):
-            active.append(seat)
-        seat = (seat + 1) % players
     hands: list[list[int]] = [[] for _ in range(players)]
-    for k, s in enumerate(active):
-        hands[s] = list(range(k * per, (k + 1) * per))
-    return {"hands": hands, "talon": list(range(len(active) * per, DECK))}
+    talon: list[int] = []
+    for j, (kind, where) in enumerate(dealing_order(players, dealer)):
+        (hands[where] if kind == "hand" else talon).append(j)
+    return {"hands": hands, "talon": talon}
 
 
 @dataclass
