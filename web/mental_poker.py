@@ -73,9 +73,28 @@ def decode(value: int) -> int | None:
     return _CARD_OF.get(value)
 
 
+def jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd ``n``: for a prime ``n``, 1 on quadratic residues.
+
+    Computed by quadratic reciprocity, many times cheaper than Euler's
+    criterion ``pow(a, (n - 1) // 2, n)``.
+    """
+    a %= n
+    result = 1
+    while a:
+        twos = (a & -a).bit_length() - 1
+        a >>= twos
+        if twos & 1 and n % 8 in (3, 5):
+            result = -result
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a, n = n % a, a
+    return result if n == 1 else 0
+
+
 def is_value(x: object) -> bool:
     """Whether ``x`` may be a locked card: a quadratic residue other than 1, below ``P``."""
-    return isinstance(x, int) and 1 < x < P and pow(x, Q, P) == 1
+    return isinstance(x, int) and 1 < x < P and jacobi(x, P) == 1
 
 
 def to_wire(x: int) -> str:

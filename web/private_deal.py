@@ -61,6 +61,8 @@ class Pass:
     """The deck position the card was dealt in."""
     values: list[int] = field(default_factory=list)
     """y₁ (giver), y₂ (receiver), y₃ (giver)."""
+    shown: int | None = None
+    """The card, when it was passed face up (no values then)."""
 
 
 @dataclass
@@ -189,6 +191,13 @@ class Ledger:
             )
         self.opened[position] = (seat, card)
 
+    def on_show(self, giver: int, to: int, source: int, text: str) -> None:
+        """The giver passes the card of ``source`` face up: everybody sees it."""
+        self.on_open(giver, source, text)
+        card = self.opened.pop(source)[1]
+        self.known[source] = card
+        self.passes.append(Pass(giver, to, source, shown=card))
+
     def pass_start(self, giver: int, to: int, source: int) -> str:
         """This peer's seat ``giver`` passes the card of ``source`` face down: y₁."""
         k = len(self.passes)
@@ -276,7 +285,16 @@ class Ledger:
         for k, p in enumerate(self.passes):
             f, h = self.revealed[p.giver].pass_key(k), self.revealed[p.to].pass_key(k)
             code = CODES[cards[p.source]]
-            if len(p.values) < 3:
+            if p.shown is not None:
+                if p.shown != cards[p.source]:
+                    problems.append(
+                        (
+                            p.giver,
+                            f"seat {p.giver} passed {card_text(p.shown)} from "
+                            f"position {p.source}, which holds {card_text(cards[p.source])}",
+                        )
+                    )
+            elif len(p.values) < 3:
                 problems.append(
                     (
                         p.giver if len(p.values) != 1 else p.to,
