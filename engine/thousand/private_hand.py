@@ -463,6 +463,8 @@ class _Facts:
         for k, action in enumerate(public):
             verb, card, words = _parse(action)
             seat = seats[k] if k < len(seats) else None
+            if verb in ("redeal", "decline") and seat is not None:
+                self.claims.add(seat)  # a claim was made or offered: its cards allow one
             if words[:1] == ["take"] and len(words) > 1:
                 talon_part = [int(words[1])]
             if card is not None and seat is not None:

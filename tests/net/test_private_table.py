@@ -213,3 +213,11 @@ def test_a_guest_that_keeps_its_key_is_named_when_the_time_is_up() -> None:
     for s in (0, 1):
         assert 0 not in t.peers[s].verdicts
         assert t.peers[s].timeout() == [(2, "seat 2 did not reveal its key")]
+
+
+def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> None:
+    """Seat 0 is asked about four nines after the pass and declines: no peer may cry foul."""
+    t = Table(4, dealer=1)
+    t.play()
+    assert "decline" in t.peers[0].follower.log
+    assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
