@@ -473,10 +473,11 @@ class _Facts:
                     partners = ACES_MASK if _rank(card) == ACE else marriage_mask(_suit(card))
                     for partner in iter_cards(partners):
                         self.required.setdefault(card_text(partner), seat)
-            if verb == "give" and len(words) > 2:
-                receivers.add(int(words[2]))
             if card is None and verb in ("give", "discard"):
                 self.hidden_out += 1
+                if verb == "give" and len(words) > 2:
+                    # Only a card passed face down may be any of the declarer's.
+                    receivers.add(int(words[2]))
         self.origins = {s: [("hand", s)] for s in range(self.players)}
         if self.declarer is not None:
             talon: list[Location] = [("talon", p) for p in talon_part]

@@ -236,3 +236,12 @@ def test_dealing_order_matches_the_engines() -> None:
                 "hands"
             ][s]
         assert len(deal["talon"]) == (4 if players == 2 else 3)
+
+
+def test_the_dealer_of_four_follows_with_no_cards_of_its_own() -> None:
+    """The seat on the talon knows only the shown talon; face-up gives tell where cards went."""
+    t = Table(2, Rules.preset("polish").replace(players=4), deals=5)
+    while t.deal_no < 4 and t.game.current_player is not None:
+        t.step()
+        t.check_views()
+    assert t.deal_no == 4
