@@ -26,6 +26,7 @@ of hearts). Actions are written as players say them:
 
 from .actions import Action, IllegalAction, parse_action
 from .game import Game
+from .private_hand import IllegalStep, SeatFollower, Unfollowable, check_deals  # noqa: F401
 from .rules import Rules
 
 __all__ = ["Action", "Game", "IllegalAction", "Rules", "parse_action"]
