@@ -79,6 +79,8 @@ def import_game(page: Page, text: str) -> None:
 
 
 def view(page: Page) -> dict[str, Any]:
+    """The view on the table; waits for the first one (the engine can be ready before it)."""
+    page.wait_for_function("globalThis.thousand?.view != null", polling=100)
     return page.evaluate("thousand.view")  # type: ignore[no-any-return]
 
 
