@@ -5,11 +5,11 @@
  * - from a memory snapshot (engine-snapshot.js), on every visit after the
  *   first: worker-started, snapshot-read (its bytes read and checked, begun
  *   before Pyodide's script and the page's boot message), snapshot-restored;
- * - the install: Pyodide starts while the engine wheel and the bridge's
- *   sources download, micropip installs the wheel, the bridge and every
- *   engine module are imported, and a snapshot of that (no game in it yet)
- *   is made and saved once the page has been answered: worker-started,
- *   pyodide-ready, micropip-ready, engine-installed, engine-imported,
+ * - the install: Pyodide starts, with micropip's package, while the engine
+ *   wheel and the bridge's sources download, micropip installs the wheel,
+ *   the bridge and every engine module are imported, and a snapshot of that
+ *   (no game in it yet) is made and saved once the page has been answered:
+ *   worker-started, pyodide-ready, engine-installed, engine-imported,
  *   snapshot-made, and later snapshot-saved.
  * A snapshot that cannot be used is deleted and the install runs instead
  * (snapshot-rejected), with no error shown. The worker then answers calls
@@ -90,11 +90,10 @@ async function install(manifest, fresh, snapshot) {
   const big = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"];
   const megabytes = big.reduce((sum, name) => sum + (manifest.files[name]?.size ?? 0), 0) / 1e6;
   progress(0.05, fresh ? `Downloading and starting Python (${megabytes.toFixed(1)} MB)` : "Starting Python");
-  const pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: snapshot });
+  // micropip's package loads while Python starts (Pyodide loads `packages`
+  // beside its bootstrap), not after it.
+  const pyodide = await loadPyodide({ ...pyodideOptions, packages: ["micropip"], _makeSnapshot: snapshot });
   step("pyodide-ready");
-  progress(0.85, "Loading micropip");
-  await pyodide.loadPackage("micropip", { messageCallback: () => {} });
-  step("micropip-ready");
   progress(0.9, "Installing the engine");
   pyodide.FS.writeFile(`/tmp/${wheelName}`, await wheel);
   const micropip = pyodide.pyimport("micropip");
