@@ -3,14 +3,15 @@
  * Two ways up, each a series of named steps that the page marks in its own
  * timeline (`thousand:<step>`, see engine.js):
  * - from a memory snapshot (engine-snapshot.js), on every visit after the
- *   first: worker-started, snapshot-read (its bytes read and checked, begun
- *   before Pyodide's script and the page's boot message), snapshot-restored;
+ *   first: worker-started, pyodide-script-loaded, snapshot-read (its bytes
+ *   read and checked, begun before Pyodide's script and the page's boot
+ *   message), snapshot-restored;
  * - the install: Pyodide starts, with micropip's package, while the engine
  *   wheel and the bridge's sources download, micropip installs the wheel,
  *   the bridge and every engine module are imported, and a snapshot of that
  *   (no game in it yet) is made and saved once the page has been answered:
- *   worker-started, pyodide-ready, engine-installed, engine-imported,
- *   snapshot-made, and later snapshot-saved.
+ *   worker-started, pyodide-script-loaded, pyodide-ready, engine-installed,
+ *   engine-imported, snapshot-made, and later snapshot-saved.
  * A snapshot that cannot be used is deleted and the install runs instead
  * (snapshot-rejected), with no error shown. The worker then answers calls
  * from the page. The page never blocks on Python, and no rule of the game
@@ -36,7 +37,7 @@ const manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json())
 const snapshotReading = readSnapshot();
 const pyodideScript = import("./pyodide/pyodide.mjs");
 manifestFetched.catch(() => {});
-pyodideScript.catch(() => {});
+pyodideScript.then(() => step("pyodide-script-loaded"), () => {});
 const loadPyodide = async (options) => (await pyodideScript).loadPyodide(options);
 
 // The bar only moves forward, and a message goes out only when the shown
