@@ -8,10 +8,9 @@
  * bytes are kept as they are (no compression: reading them back is one
  * copy off the disk); they are read and hashed while Pyodide's own files
  * load, and only checked bytes reach Python (a damaged memory may never
- * finish restoring). It is only a cache: the
- * game itself lives in localStorage, and a snapshot that is missing, from
- * another version, damaged or not readable is deleted and the worker boots
- * the normal way.
+ * finish restoring). It is only a cache: the game itself lives in
+ * localStorage, and a snapshot that is missing, from another version,
+ * damaged or not readable is deleted and the worker boots the normal way.
  */
 
 const CACHE = "thousand-engine-snapshot";
