@@ -3,14 +3,15 @@
  * Two ways up, each a series of named steps that the page marks in its own
  * timeline (`thousand:<step>`, see engine.js):
  * - from a memory snapshot (engine-snapshot.js), on every visit after the
- *   first: worker-started, snapshot-read (its bytes read and checked, while
- *   Pyodide's script loads), snapshot-restored;
- * - the install: Pyodide starts while the engine wheel and the bridge's
- *   sources download, micropip installs the wheel, the bridge and every
- *   engine module are imported, and a snapshot of that (no game in it yet)
- *   is made and saved once the page has been answered: worker-started,
- *   pyodide-ready, micropip-ready, engine-installed, engine-imported,
- *   snapshot-made, and later snapshot-saved.
+ *   first: worker-started, pyodide-script-loaded, snapshot-read (its bytes
+ *   read and checked, begun before Pyodide's script and the page's boot
+ *   message), snapshot-restored;
+ * - the install: Pyodide starts, with micropip's package, while the engine
+ *   wheel and the bridge's sources download, micropip installs the wheel,
+ *   the bridge and every engine module are imported, and a snapshot of that
+ *   (no game in it yet) is made and saved once the page has been answered:
+ *   worker-started, pyodide-script-loaded, pyodide-ready, engine-installed,
+ *   engine-imported, snapshot-made, and later snapshot-saved.
  * A snapshot that cannot be used is deleted and the install runs instead
  * (snapshot-rejected), with no error shown. The worker then answers calls
  * from the page. The page never blocks on Python, and no rule of the game
@@ -23,60 +24,30 @@
  *               {type: "ready", info} | {type: "failed", error}
  *               {type: "result", id, value} | {type: "error", id, error}
  */
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { NONE, canKeepSnapshots, dropSnapshot, findSnapshot, saveSnapshot } from "./engine-snapshot.js";
+import { NONE, canKeepSnapshots, dropSnapshot, findSnapshot, readSnapshot, saveSnapshot } from "./engine-snapshot.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const post = (message) => self.postMessage(message);
 const step = (name) => post({ type: "step", name, at: performance.timeOrigin + performance.now() });
 step("worker-started");
 
-// Share of the progress bar for the downloads; the rest is start-up work.
-const DOWNLOAD_SHARE = 0.8;
+// Started before anything else, and before the page's boot message: the
+// build manifest, the saved snapshot's bytes (if any) and Pyodide's script.
+const manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json());
+const snapshotReading = readSnapshot();
+const pyodideScript = import("./pyodide/pyodide.mjs");
+manifestFetched.catch(() => {});
+pyodideScript.then(() => step("pyodide-script-loaded"), () => {});
+const loadPyodide = async (options) => (await pyodideScript).loadPyodide(options);
 
 // The bar only moves forward, and a message goes out only when the shown
-// percentage or the text changes: byte counts arrive per network chunk.
+// percentage or the text changes.
 let shown = { percent: -1, text: "" };
 function progress(fraction, text) {
   const percent = Math.max(shown.percent, Math.round(Math.min(fraction, 1) * 100));
   if (percent === shown.percent && text === shown.text) return;
   shown = { percent, text };
   post({ type: "progress", fraction: percent / 100, text });
-}
-
-/* Count the bytes of the big boot files as they stream in, so the progress
- * bar moves with the real download. Only used on a first visit: a wrapped
- * response loses its URL, which costs the browser's compiled-wasm cache,
- * but that cache could only serve this HTTP copy, and later visits load
- * the service worker's copies (and start from the engine snapshot). */
-function countDownloads(files, names) {
-  const sizes = new Map(names.map((name) => [here(name), files[name]?.size ?? 0]));
-  const total = [...sizes.values()].reduce((a, b) => a + b, 0) || 1;
-  let received = 0;
-  const realFetch = self.fetch;
-  const report = () =>
-    received >= total
-      ? progress(DOWNLOAD_SHARE, "Starting Python")
-      : progress(0.02 + (received / total) * (DOWNLOAD_SHARE - 0.02),
-        `Downloading Python: ${(received / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`);
-  self.fetch = async (input, init) => {
-    const response = await realFetch(input, init);
-    const url = new URL(input instanceof Request ? input.url : input, self.location).href;
-    if (!sizes.has(url) || !response.body) return response;
-    const counter = new TransformStream({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        report();
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-  return () => { self.fetch = realFetch; };
 }
 
 const pyodideOptions = {
@@ -113,20 +84,18 @@ async function install(manifest, fresh, snapshot) {
   wheel.catch(() => {});
   sources.catch(() => {});
 
-  const counted = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"];
-  const restoreFetch = fresh ? countDownloads(manifest.files, counted) : () => {};
-  let pyodide;
-  try {
-    progress(0.01, fresh ? "Downloading Python" : "Starting Python");
-    pyodide = await loadPyodide({ ...pyodideOptions, _makeSnapshot: snapshot });
-  } finally {
-    restoreFetch();
-  }
+  // Python's files are fetched by Pyodide itself, not through a wrapper that
+  // counts their bytes: a wrapped response would cost the browser its
+  // streaming compile of the wasm. The text says what the step is, with the
+  // size of what downloads on a first visit.
+  const big = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"];
+  const megabytes = big.reduce((sum, name) => sum + (manifest.files[name]?.size ?? 0), 0) / 1e6;
+  progress(0.05, fresh ? `Downloading and starting Python (${megabytes.toFixed(1)} MB)` : "Starting Python");
+  // micropip's package loads while Python starts (Pyodide loads `packages`
+  // beside its bootstrap), not after it.
+  const pyodide = await loadPyodide({ ...pyodideOptions, packages: ["micropip"], _makeSnapshot: snapshot });
   step("pyodide-ready");
-  progress(DOWNLOAD_SHARE + 0.05, "Loading micropip");
-  await pyodide.loadPackage("micropip", { messageCallback: () => {} });
-  step("micropip-ready");
-  progress(DOWNLOAD_SHARE + 0.1, "Installing the engine");
+  progress(0.9, "Installing the engine");
   pyodide.FS.writeFile(`/tmp/${wheelName}`, await wheel);
   const micropip = pyodide.pyimport("micropip");
   try {
@@ -136,7 +105,7 @@ async function install(manifest, fresh, snapshot) {
   }
   pyodide.FS.unlink(`/tmp/${wheelName}`);
   step("engine-installed");
-  progress(DOWNLOAD_SHARE + 0.15, "Starting the engine");
+  progress(0.95, "Starting the engine");
   // The bridge and the Python modules beside it go into Python's home folder.
   // net_bridge.py (multiplayer) registers its net_… methods with the bridge
   // when imported, so it is imported right after the bridge.
@@ -180,11 +149,11 @@ gc.collect()
 
 async function boot(fresh) {
   progress(0, "Loading the build manifest");
-  const manifest = await (await fetch(here("build-manifest.json"))).json();
+  const manifest = await manifestFetched;
   const keep = canKeepSnapshots();
   let engine = null;
   if (keep) {
-    const saved = await findSnapshot(manifest.version);
+    const saved = await findSnapshot(manifest.version, snapshotReading);
     if (saved.bytes) {
       progress(0.3, "Restoring the engine");
       try {
@@ -198,7 +167,7 @@ async function boot(fresh) {
     }
     if (!engine && saved.reason !== NONE) step("snapshot-rejected");
   }
-  // Download progress is counted only when nothing is cached yet.
+  // A first visit says that Python downloads; later ones have it cached.
   engine ??= await install(manifest, fresh, keep);
   progress(1, "Ready");
   const { bridge, info, snapshot, pyodide } = engine;

@@ -23,7 +23,7 @@ export class EngineError extends Error {
 }
 
 export class Engine extends EventTarget {
-  /** @param {{fresh?: boolean}} options fresh: nothing is cached yet, so report download bytes */
+  /** @param {{fresh?: boolean}} options fresh: nothing is cached yet, so say that Python downloads */
   constructor({ fresh = true, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
     super();
     this.info = null;

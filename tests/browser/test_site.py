@@ -67,13 +67,14 @@ def test_boots_engine_and_deals_the_hand_the_engine_deals(
     assert set(actions_on_page(page)) <= set(offered(game)) and actions_on_page(page)
     assert page.locator("#loading").is_hidden()
 
-    # The loading bar moved through real steps up to 100, with byte counts
-    # while the runtime downloaded (a first visit: nothing cached yet).
+    # The loading bar moved through real steps up to 100, and said that Python
+    # downloads, with its size (a first visit: nothing cached yet).
     progress = page.evaluate("window.__progress")
     values = [v for v, _ in progress]
     assert values == sorted(values) and values[-1] == 100
     assert len(set(values)) >= 5, progress
-    assert any(re.search(r"\d+\.\d of \d+\.\d MB", text) for _, text in progress), progress
+    downloading = r"Downloading and starting Python \(\d+\.\d MB\)"
+    assert any(re.fullmatch(downloading, text) for _, text in progress), progress
 
     # Painted first, engine later: the table did not wait for Python.
     paint, ready = page.evaluate(
