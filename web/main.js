@@ -385,8 +385,9 @@ async function act(text) {
   } finally {
     state.busy = false;
     // At a network table the next view can arrive before the host's answer,
-    // drawn while busy: draw again, so Hint is not left disabled.
-    render();
+    // drawn while busy: draw the helps again, so Hint is not left disabled.
+    const view = state.view;
+    if (view && state.session) renderHelps(view, view.turn === state.session.seat ? view.legal : []);
   }
 }
 
