@@ -141,6 +141,56 @@ def hint(seat: int, seed: int) -> dict[str, Any]:
     return {"action": action, "reason": _hint_reason(action)}
 
 
+@method
+def hint_for_view(seat_view: Any, seed: int) -> dict[str, Any]:
+    """What the strong computer player would do from a view passed in: a
+    network table's seat asks with the view the host sent it, since this
+    worker does not hold that game. The view is checked first; a malformed
+    one is a ``ValueError`` saying what is wrong, and nothing is played."""
+    from thousand.bots import choose
+
+    _check_view(seat_view)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"a hint's seed is a whole number, not {type(seed).__name__}")
+    action = choose(seat_view, "strong", seed)
+    return {"action": action, "reason": _hint_reason(action)}
+
+
+def _check_view(seat_view: Any) -> None:
+    """Refuse a view the bot cannot think from: wrong shape, or not the seat's turn."""
+    from thousand.actions import parse_action
+    from thousand.cards import parse_card
+
+    def bad(what: str) -> ValueError:
+        return ValueError(f"malformed view: {what}")
+
+    if not isinstance(seat_view, dict):
+        raise bad(f"a view is an object, not {type(seat_view).__name__}")
+    players, seat = seat_view.get("players"), seat_view.get("seat")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise bad("players must be 2, 3 or 4")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise bad(f"seat must be a seat of the {players} at the table")
+    if not isinstance(seat_view.get("phase"), str):
+        raise bad("phase must be a text")
+    hand, legal = seat_view.get("hand"), seat_view.get("legal")
+    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+        raise bad("hand must be a list of cards")
+    if not isinstance(legal, list) or not all(isinstance(a, str) for a in legal):
+        raise bad("legal must be a list of actions")
+    try:
+        cards = [parse_card(c) for c in hand]
+        for a in legal:
+            parse_action(a)
+        Rules.from_dict(seat_view.get("rules") or {})
+    except ValueError as e:
+        raise bad(str(e)) from None
+    if len(set(cards)) != len(cards):
+        raise bad("a card appears twice in the hand")
+    if seat_view.get("turn") != seat or not legal:
+        raise IllegalAction(f"it is not seat {seat}'s turn in this view")
+
+
 def _hint_reason(action: str) -> str | None:
     """A reason that the action's own text makes plain; None when it says nothing more."""
     words = action.split()

@@ -7,9 +7,30 @@
  * visible mark; a suggested bid, contract, pass or write-off is marked on
  * its control, and a stepper is set to the suggested value. Nothing is
  * played: the hint only points.
+ *
+ * Against the computer a hint is always offered. At a network table it is
+ * offered only when the host allows hints (`session.hintsAllowed`, a table
+ * setting every player sees); this worker does not hold that game, so the
+ * seat's own view, as the host sent it, goes to the bridge's
+ * "hint_for_view" and the bot thinks from that alone.
  */
 import { cardShort } from "./cards.js";
 import { t } from "./i18n.js";
+
+const atNetworkTable = (session) => session.role === "host" || session.role === "guest";
+
+/** Whether this session offers a Hint button. */
+export function hintsOffered(session) {
+  if (!session) return false;
+  return atNetworkTable(session) ? session.hintsAllowed === true : typeof session.hint === "function";
+}
+
+/** The strong computer player's suggestion for `view`, this session's seat's view: {action, reason}. */
+export function askForHint(session, view) {
+  if (!hintsOffered(session)) return Promise.reject(new Error("hints are not allowed at this table"));
+  if (!atNetworkTable(session)) return session.hint();
+  return session.engine.call("hint_for_view", view, view.seat + 1);
+}
 
 /** The hint's words: "Play 10♥ — declare the marriage". */
 export function hintText(action, reason, names) {

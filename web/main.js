@@ -31,7 +31,7 @@ import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 import { showRules } from "./rules-help.js";
 import { renderGuide } from "./guide.js";
-import { hintText, markHint } from "./hints.js";
+import { askForHint, hintText, hintsOffered, markHint } from "./hints.js";
 import { recordAbandoned, recordMatch, showStats } from "./stats.js";
 import { setSound, soundDefault, soundView } from "./sound.js";
 import { animateView, applySpeed, delayOf, speedOf } from "./motion.js";
@@ -198,6 +198,11 @@ async function importGame(text) {
 
 /* --- network table (web/net/) ---------------------------------------------- */
 
+/** A network table's own settings for the Rules dialog ({hints}); null against the computer. */
+function tableSettings(session) {
+  return session && "hintsAllowed" in session ? { hints: session.hintsAllowed } : null;
+}
+
 /** Host a table for friends (or reopen this browser's), or join the table of a link. */
 async function playWithFriends(link = null) {
   const setup = currentSetup();
@@ -286,7 +291,7 @@ function render() {
 function renderHelps(view, mine) {
   const session = state.session;
   const hint = $("btn-hint");
-  hint.hidden = !session.hint;
+  hint.hidden = !hintsOffered(session);
   hint.disabled = !mine.length || state.busy;
   const undo = $("btn-undo");
   undo.hidden = !session.undo || prefs.undo === false;
@@ -379,6 +384,10 @@ async function act(text) {
     showNote(t("error.action", { reason: e.message }));
   } finally {
     state.busy = false;
+    // At a network table the next view can arrive before the host's answer,
+    // drawn while busy: draw the helps again, so Hint is not left disabled.
+    const view = state.view;
+    if (view && state.session) renderHelps(view, view.turn === state.session.seat ? view.legal : []);
   }
 }
 
@@ -386,11 +395,11 @@ async function act(text) {
 async function askHint() {
   const session = state.session;
   const view = state.view;
-  if (!session?.hint || !view || view.turn !== session.seat || state.busy) return;
+  if (!hintsOffered(session) || !view || view.turn !== session.seat || state.busy) return;
   state.busy = true;
   render();
   try {
-    const hint = await session.hint();
+    const hint = await askForHint(session, view);
     if (state.view === view) state.hint = hint;
   } catch (e) {
     showNote(t("error.action", { reason: e.message }));
@@ -618,7 +627,7 @@ async function showMenu({ focus = null } = {}) {
   else if (choice === "friends") await playWithFriends();
   else if (choice === "settings") await showSettings();
   else if (choice === "sheet") await showSheet();
-  else if (choice === "rules") await showRules(state.view?.rules ?? null, state.options);
+  else if (choice === "rules") await showRules(state.view?.rules ?? null, state.options, tableSettings(state.session));
   else if (choice === "stats") await showStats();
   else if (choice === "replay") await openReplay(state.session, state.view?.sheet ?? [], names());
   else if (choice === "export") await showExport();

@@ -1,7 +1,8 @@
 /* Rules help: owns the "how to play" dialog — the classic game explained
  * for players in short sections with card pictures — and, below it, the
  * house rules of the game in progress: every option that differs from the
- * classic preset, in the engine's own words (Rules.options(), en/ru).
+ * classic preset, in the engine's own words (Rules.options(), en/ru) —
+ * and, at a network table, the host's table setting for hints.
  *
  * The explanation is written here in English and Russian; Ukrainian and
  * Polish show the English explanation (their interface strings are their own).
@@ -87,8 +88,11 @@ function valueText(option, value) {
   return choiceLabel(value, option);
 }
 
-/** The house-rules part: each differing option in words, or "classic rules". */
-export function renderHouseRules(rules, data) {
+/**
+ * The house-rules part: each differing option in words, or "classic rules";
+ * `table` ({hints}) is a network table's own settings, null against the computer.
+ */
+export function renderHouseRules(rules, data, table = null) {
   const box = el("section", "house-rules");
   box.append(el("h3", "", t("rules.house")));
   const list = houseRules(rules, data);
@@ -104,11 +108,19 @@ export function renderHouseRules(rules, data) {
     }
     box.append(ul);
   }
+  if (table) box.append(tableHintsLine(table.hints));
   return box;
 }
 
+/** "Hints are (not) allowed at this table": a network table's setting, for every player to see. */
+export function tableHintsLine(allowed) {
+  const p = el("p", "table-hints", t(allowed ? "net.hints.on" : "net.hints.off"));
+  p.dataset.hints = allowed ? "allowed" : "off";
+  return p;
+}
+
 /** The whole "how to play" text, then the house rules of `rules` (the game in progress, or null). */
-export function renderRules(rules, data) {
+export function renderRules(rules, data, table = null) {
   const box = el("div", "rules-help");
   for (const [title, paragraphs, cards] of TEXT[language()] ?? TEXT.en) {
     const section = el("section", "rules-section");
@@ -121,14 +133,14 @@ export function renderRules(rules, data) {
     }
     box.append(section);
   }
-  box.append(renderHouseRules(rules, data));
+  box.append(renderHouseRules(rules, data, table));
   return box;
 }
 
-export function showRules(rules, data) {
+export function showRules(rules, data, table = null) {
   return openDialog({
     title: t("rules"),
-    body: renderRules(rules, data),
+    body: renderRules(rules, data, table),
     name: "rules",
     wide: true,
     // A long text scrolls: it takes the focus, so the keyboard can scroll it too.

@@ -12,7 +12,9 @@ Python once.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,8 @@ from typing import Any
 import pytest
 from net_harness import CARD, Table, relay
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from site_harness import RESULTS
 from thousand import Game
 
 GUEST_NAME = "Gosia"
@@ -49,11 +53,32 @@ def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
     t.guests[0].press("#net-name", "Enter")
     t.guests[0].locator("#net-name").blur()
     expect(t.host.locator(".net-seat-name", has_text=GUEST_NAME).first).to_be_visible()
+    # Hints are the host's table setting, off until the host allows them, and
+    # every guest's lobby shows the host's choice as it changes.
+    for guest in t.guests:
+        expect(guest.locator("#net-hints-state")).to_have_attribute("data-hints", "off")
+    t.host.check("#net-hints")
+    for guest in t.guests:
+        expect(guest.locator("#net-hints-state")).to_have_attribute("data-hints", "allowed")
+        expect(guest.locator("#net-hints-state")).to_have_text("Hints are allowed at this table.")
+    lobby_shots(t)
     t.start()
     names = t.host.evaluate("thousand.session.seats.map((s) => s.name)")
     assert names.count(GUEST_NAME) == 1, names
     yield t
     t.close()
+
+
+def lobby_shots(t: Table) -> None:
+    """The host's and a guest's lobby, desktop and phone size, for a person to look at."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    for who, page in (("host", t.host), ("guest", t.guests[0])):
+        size = page.viewport_size
+        for name, box in (("desktop", size), ("phone", {"width": 360, "height": 740})):
+            page.set_viewport_size(box)
+            page.locator(".net-hints").scroll_into_view_if_needed()
+            page.screenshot(path=str(RESULTS / f"multiplayer-lobby-hints-{who}-{name}.png"))
+        page.set_viewport_size(size)
 
 
 def host_game(t: Table) -> Game:
@@ -247,6 +272,76 @@ def test_the_host_reloads_mid_hand_and_resumes(table: Table) -> None:
         guest.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
     steps = len(host_game(table).log)
     table.play_until(lambda: len(host_game(table).log) >= steps + 3)
+
+
+def test_a_guest_asks_for_a_hint_where_the_host_allows_them(table: Table) -> None:
+    host, guest = table.host, table.guests[0]
+    seat = guest.evaluate("thousand.session.seat")
+    errors_before = len(table.errors)
+    # Every player sees the table's setting in the Rules dialog's house rules
+    # (once the guest's own engine is up: the table may come before it).
+    guest.wait_for_function("document.body.dataset.engine === 'ready'", timeout=90_000)
+    rules = guest.locator('dialog[open][data-dialog="rules"]')
+    for _ in range(5):  # a view arriving meanwhile may redraw the menu away
+        table.close_dialogs(guest)
+        with contextlib.suppress(PlaywrightTimeout):
+            guest.locator("#btn-menu").click(timeout=2_000)
+            guest.locator('[data-menu="rules"]').click(timeout=2_000)
+            rules.wait_for(timeout=2_000)
+            break
+    line = guest.locator('dialog[data-dialog="rules"] .house-rules .table-hints')
+    expect(line).to_have_attribute("data-hints", "allowed")
+    line.scroll_into_view_if_needed()
+    guest.screenshot(path=str(RESULTS / "multiplayer-rules-hints-guest.png"))
+    guest.locator('dialog[data-dialog="rules"] .dialog-buttons .btn.primary').click()
+
+    # Everyone plays on until the guest is to play a card.
+    def guest_to_play() -> bool:
+        view = table.view(guest)
+        return view["phase"] == "play" and view["turn"] == seat and bool(view["legal"])
+
+    for _ in range(400):
+        if guest_to_play():
+            break
+        moved = False
+        for page in table.pages:
+            if guest_to_play():
+                break
+            moved = table.act_once(page) or moved
+        if not moved:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the guest never got to play a card")
+    table.close_dialogs(guest)
+    expect(guest.locator("#btn-undo")).to_be_hidden()  # no undo at a network table
+    steps = len(host_game(table).log)
+    guest.evaluate(
+        """() => {
+        const engine = thousand.session.engine, call = engine.call.bind(engine);
+        window.__calls = [];
+        engine.call = (name, ...args) => { window.__calls.push(name); return call(name, ...args); };
+    }"""
+    )
+    guest.locator("#btn-hint").click()
+    marked = guest.locator("#hand [data-hint]")
+    expect(marked).to_have_count(1, timeout=60_000)
+    action = marked.get_attribute("data-hint")
+    assert action in table.view(guest)["legal"], action
+    assert marked.get_attribute("data-card") == action.split()[1]
+    # The guest's own worker thought from the view the host sent; the host played nothing.
+    assert guest.evaluate("window.__calls") == ["hint_for_view"]
+    assert len(host_game(table).log) == steps
+    guest.screenshot(path=str(RESULTS / "multiplayer-hint-guest.png"))
+    # A table that does not allow hints offers no Hint button, to anyone. (The
+    # lobby is the host's only switch; here the host's table message says no.)
+    host.evaluate("thousand.session.record.hints = false; thousand.session._tableChanged()")
+    for page in table.pages:
+        expect(page.locator("#btn-hint")).to_be_hidden()
+    guest.keyboard.press("h")
+    guest.wait_for_timeout(500)
+    assert guest.evaluate("window.__calls") == ["hint_for_view"]  # the key asks nothing either
+    # Nothing went wrong on the guest's page meanwhile (its page index is 1).
+    assert [e for e in table.errors[errors_before:] if e.startswith("1:")] == []
 
 
 def test_a_host_that_picks_the_cards_is_caught_by_the_audit(table: Table) -> None:

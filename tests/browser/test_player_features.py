@@ -312,6 +312,7 @@ def test_reduced_motion_has_no_animation(page: Page, site_url: str, console: Con
     page.emulate_media(reduced_motion="reduce")
     open_page(page, site_url, f"?seed={HOUSE_SEED}&delay=0&bots=random&lang=en")
     expect(page.locator("body")).to_have_class(re.compile("instant"))
+    page.wait_for_function("thousand.view")  # the engine is up; the deal follows it
 
     # Play on until cards have been played to the table: nothing moves.
     for _ in range(30):

@@ -137,3 +137,33 @@ def test_match_summary_reads_the_sheet_and_the_log() -> None:
         declared += replay.current_player == 0 and action.endswith("declare")
         replay.apply(action)
     assert s["marriages"] == declared
+
+
+def test_hint_for_a_view_passed_in_is_a_legal_action_and_a_malformed_view_is_refused() -> None:
+    call("new", {"seed": 9})
+    game = Game.new(seed=12)
+    for _ in range(40):  # into the play, so the hint is a card as well as a bid
+        seat_view = game.view(game.current_player)
+        answer = call("hint_for_view", seat_view, 3)
+        assert answer["action"] in seat_view["legal"]
+        game.apply(answer["action"])
+    assert call("view", 0) == engine_bridge._current().view(0)  # the page's own game is untouched
+
+    good = game.view(game.current_player)
+    broken = [
+        None,
+        [good],
+        {**good, "seat": 7},
+        {**good, "players": "three"},
+        {**good, "hand": "AS KS"},
+        {**good, "hand": ["XX"]},
+        {**good, "hand": [good["hand"][0], good["hand"][0]]},
+        {**good, "legal": ["fly away"]},
+        {**good, "rules": {"no_such_rule": 1}},
+    ]
+    for view in broken:
+        with pytest.raises(RuntimeError, match="ValueError: malformed view"):
+            call("hint_for_view", view, 3)
+    other = game.view((game.current_player + 1) % game.players)
+    with pytest.raises(RuntimeError, match=r"IllegalAction: .*not seat"):
+        call("hint_for_view", other, 3)

@@ -87,6 +87,11 @@ export class GuestSession extends EventTarget {
     return this.table?.rules ?? null;
   }
 
+  /** Whether the table's host allows hints (from the host's table message). */
+  get hintsAllowed() {
+    return this.table?.hints === true;
+  }
+
   /** Seats as the table UI wants them, from this guest's side. */
   get seats() {
     if (!this.table) return [];

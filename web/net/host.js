@@ -12,6 +12,9 @@
  * with seeds, and the deal is shuffled from all of them; when a deal is
  * over the host reveals its seed and the action log for the guests' audit.
  *
+ * The host also chooses, in the lobby, whether hints are allowed at the
+ * table (`hintsAllowed`, sent to every peer with the table); undo never is.
+ *
  * The table (seats, tokens, names), the game and the pending commitments
  * are saved in localStorage after every change, so a reloaded host reopens
  * the same room and play resumes. Implements the session interface of
@@ -131,6 +134,11 @@ export class HostSession extends EventTarget {
     return this.record.rules;
   }
 
+  /** Whether the host allows hints at this table (a table saved before the setting: no). */
+  get hintsAllowed() {
+    return this.record.hints === true;
+  }
+
   /** The link to share: room, key and any relay override. */
   get link() {
     return makeLink({ room: this.record.room, key: this.record.key, relays: this.record.relays });
@@ -160,6 +168,7 @@ export class HostSession extends EventTarget {
       phase: this.record.phase,
       players: this.record.seats.length,
       rules: this.record.rules,
+      hints: this.hintsAllowed,
       seats: this.record.seats.map((s, i) => ({
         name: s.name,
         kind: s.kind,
@@ -178,6 +187,14 @@ export class HostSession extends EventTarget {
     const s = this.record.seats[seat];
     if (this.record.phase !== "lobby" || !s || s.kind === "host" || s.kind === "guest") return false;
     this.record.seats[seat] = level ? { kind: "bot", name: `Bot ${seat}`, level } : { kind: "empty", name: "" };
+    this._tableChanged();
+    return true;
+  }
+
+  /** Allow hints at this table, or not; chosen before the start, seen by every player. */
+  setHints(on) {
+    if (this.record.phase !== "lobby") return false;
+    this.record.hints = Boolean(on);
     this._tableChanged();
     return true;
   }

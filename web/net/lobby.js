@@ -1,6 +1,7 @@
 /* Lobby: owns the network table's own screens — the lobby before the game
  * (link, copy button, QR code, seats with each peer's state, the host's
- * rules read-only, computer seats, Start) and, during play, the strip of
+ * rules read-only, whether hints are allowed — the host's choice, shown to
+ * every guest —, computer seats, Start) and, during play, the strip of
  * every seat's connection state, the host's "let a bot play" offers and the
  * fair-deal alarm. It draws into elements of its own (styled by net.css), so
  * it does not depend on the table UI; the page hands it a session and gets
@@ -10,6 +11,7 @@
  *   const session = await joinTable({engine, link, name});
  *   // then attach the session to the table UI and await session.start()
  */
+import { t } from "../i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { GuestSession } from "./guest.js";
 import { HostSession } from "./host.js";
@@ -189,6 +191,7 @@ function lobby(session) {
   const status = el("p", { id: "net-lobby-status", class: "net-status-line", role: "status" });
   const seats = el("ol", { id: "net-seats", class: "net-seats", "aria-label": w("seats") });
   const rules = el("details", { class: "net-rules" });
+  const hints = hintsBox(session);
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
   const box = el("div", { class: "net-lobby-box" },
     el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
@@ -197,6 +200,7 @@ function lobby(session) {
     el("h3", { text: w("seats") }),
     seats,
     rules,
+    hints,
     el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
     settingsBox(),
     status,
@@ -208,6 +212,7 @@ function lobby(session) {
   const draw = () => {
     drawSeats(seats, session, true);
     drawRules(rules, session.rules);
+    drawHints(hints, session);
     const ready = host ? session.ready : false;
     start.disabled = !ready;
     if (host) status.textContent = ready ? "" : w("waiting.seats");
@@ -237,6 +242,23 @@ function lobby(session) {
       });
     }
   });
+}
+
+/** The host's "Allow hints" switch; a guest sees the host's choice, updated as it changes. */
+function hintsBox(session) {
+  if (session.role === "host") {
+    const box = el("input", { id: "net-hints", type: "checkbox", checked: session.hintsAllowed });
+    box.addEventListener("change", () => session.setHints(box.checked));
+    return el("label", { class: "net-hints" }, box, ` ${t("net.hints")}`);
+  }
+  return el("p", { id: "net-hints-state", class: "net-hints" });
+}
+
+function drawHints(line, session) {
+  if (session.role === "host") return;
+  line.textContent = t(session.hintsAllowed ? "net.hints.on" : "net.hints.off");
+  line.dataset.hints = session.hintsAllowed ? "allowed" : "off";
+  line.hidden = !session.table;
 }
 
 function linkBox(session) {

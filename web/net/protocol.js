@@ -69,6 +69,7 @@ export const FROM_HOST = {
     phase: (v) => ["lobby", "playing", "over"].includes(v),
     players: int(2, 4),
     rules: object,
+    hints: bool, // whether the host allows hints at this table
     seats: list(seatInfo, 4),
   },
   view: { view: object, deal: DEAL, step: STEP },
