@@ -77,6 +77,8 @@ function el(tag, className, text) {
 
 /** The options of `rules` that differ from the classic preset: [{option, value}]. */
 export function houseRules(rules, data) {
+  // Before the engine has started there is no option list to compare with.
+  if (!data) return [];
   const classic = data.presets.classic;
   return data.options
     .filter((o) => rules && o.id in rules && rules[o.id] !== classic[o.id])
@@ -96,7 +98,7 @@ export function renderHouseRules(rules, data, table = null) {
   const box = el("section", "house-rules");
   box.append(el("h3", "", t("rules.house")));
   const list = houseRules(rules, data);
-  if (!rules) box.append(el("p", "muted", t("rules.house.none")));
+  if (!rules || !data) box.append(el("p", "muted", t("rules.house.none")));
   else if (!list.length) box.append(el("p", "", t("rules.house.classic")));
   else {
     const ul = el("ul", "house-list");
