@@ -213,17 +213,13 @@ def undo(seat: int, view_seat: int | None = None) -> dict[str, Any]:
     """
     global _game
     game = _current()
+    this_hand = (seat, len(game.sheet))
+    mine = [k for k, mover in enumerate(game.log_movers) if mover == this_hand]
+    if not mine or game.phase == "over":
+        raise IllegalAction("nothing to take back: you have not acted in this hand")
+    last = mine[-1]
     data = json.loads(game.to_json())
     log: list[str] = data["log"]
-    hands = len(game.sheet)
-    replay = Game.from_json(json.dumps({**data, "log": []}))
-    last = None
-    for k, action in enumerate(log):
-        if replay.current_player == seat and len(replay.sheet) == hands:
-            last = k
-        replay.apply(action)
-    if last is None or game.phase == "over":
-        raise IllegalAction("nothing to take back: you have not acted in this hand")
     _game = Game.from_json(json.dumps({**data, "log": log[:last]}))
     return {"undone": len(log) - last, **_after(_game, seat if view_seat is None else view_seat)}
 
@@ -235,13 +231,11 @@ def match_summary(seat: int) -> dict[str, Any]:
     bolts, barrel arrivals and falls, the final scores and the winner."""
     game = _current()
     rows = [r for r in game.sheet if r["result"] != "redeal"]
-    replay = Game.from_json(json.dumps({**json.loads(game.to_json()), "log": []}))
-    marriages = 0
-    for action in json.loads(game.to_json())["log"]:
-        mover = replay.current_player
-        applied = str(replay.apply(action))
-        if mover == seat and applied.endswith(" declare"):
-            marriages += 1
+    marriages = sum(
+        1
+        for (mover, _), action in zip(game.log_movers, game.log, strict=True)
+        if mover == seat and action.endswith(" declare")
+    )
     marks = [m for r in rows for m in r["marks"][seat]]
     mine = [r for r in rows if r["declarer"] == seat]
     return {

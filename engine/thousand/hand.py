@@ -133,6 +133,7 @@ class Hand(Bidding, TrickPlay, Dealing, HandResults):
             raise self._refusal(act)
         self.log.append(str(act))
         s = self.turn
+        self.log_movers.append((s, len(self.sheet)))
         hand_before = self.hand_no
         completed = len(self.tricks)
         trick_before = list(self.trick)

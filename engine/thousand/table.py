@@ -49,6 +49,9 @@ class Table:
         self.start_scores: list[int] | None = None
         self.players = 3
         self.log: list[str] = []
+        self.log_movers: list[tuple[int, int]] = []
+        """For each action of ``log``: the seat that made it and how many sheet
+        rows (hands, redeals included) were written before it."""
         # Match state, one entry per seat.
         self.scores: list[int] = []
         self.bolts: list[int] = []

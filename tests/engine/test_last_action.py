@@ -53,3 +53,13 @@ def test_a_completed_trick_mid_hand_names_its_winner() -> None:
     last = g.view(1)["last_action"]
     assert last["trick"]["winner"] == g.tricks[-1][2] == g.current_player
     assert [c for _, c in last["trick"]["cards"]] == [c for _, c in g.view(1)["tricks"][0]["cards"]]
+
+
+def test_the_log_says_who_made_each_action_and_in_which_hand() -> None:
+    game = Game.new(seed=5)
+    movers = []
+    while len(game.sheet) < 2 and game.current_player is not None:
+        movers.append((game.current_player, len(game.sheet)))
+        game.apply(game.legal_actions()[0])
+    assert game.log_movers == movers
+    assert Game.from_json(game.to_json()).log_movers == movers
