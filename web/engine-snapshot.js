@@ -50,10 +50,10 @@ export function readSnapshot() {
 
 /**
  * The snapshot saved for `version`, from what readSnapshot started:
- * `{bytes}`, a promise of its checked bytes (rejected, and the copy
+ * `{bytes, size}`, a promise of its checked bytes (rejected, and the copy
  * deleted, when they are unreadable, of the wrong length or do not match
- * their SHA-256), so that Python can start loading while they are read and
- * hashed; or `{bytes: null, reason}` when there is none, it belongs to
+ * their SHA-256) and the length they are stated to have, so that Python can
+ * start loading while they are read and hashed; or `{bytes: null, reason}` when there is none, it belongs to
  * another version (deleted) or Cache Storage failed.
  */
 export async function findSnapshot(version, reading = readSnapshot()) {
@@ -76,7 +76,7 @@ export async function findSnapshot(version, reading = readSnapshot()) {
     return bytes;
   });
   bytes.catch(() => cache.delete(KEY).catch(() => {}));
-  return { bytes, reason: null };
+  return { bytes, size, reason: null };
 }
 
 /** Keep `bytes` as the snapshot of `version`, replacing any other. */

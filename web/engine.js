@@ -7,9 +7,10 @@
  * IllegalAction, a stable `code` (`not_your_turn`, `must_follow`, … — see
  * thousand.actions.REFUSAL_CODES) with its `detail` (`suit` where a suit
  * matters, also as `.suit`). `ready` settles when Python has booted;
- * "progress" events report the boot, and each step of it (engine-worker.js
- * names them) becomes a mark in the page's timeline, `thousand:<step>`, at
- * the moment the worker reached it.
+ * "progress" events report the boot (`{fraction, key, params}`, key an
+ * i18n.js text), and each step of it (engine-worker.js names them) becomes
+ * a mark in the page's timeline, `thousand:<step>`, at the moment the
+ * worker reached it.
  */
 
 export class EngineError extends Error {
@@ -23,19 +24,27 @@ export class EngineError extends Error {
 }
 
 export class Engine extends EventTarget {
-  /** @param {{fresh?: boolean}} options fresh: nothing is cached yet, so say that Python downloads */
-  constructor({ fresh = true, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
+  /**
+   * @param {{fresh?: boolean, started?: {worker: Worker, early: object[]}}} options
+   * fresh: nothing is cached yet, so say that Python downloads; started: a
+   * worker index.html already started and booted, with the messages it sent
+   * before this took it over
+   */
+  constructor({ fresh = true, started = null, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
     super();
     this.info = null;
-    this.progress = null; // the latest {fraction, text} the worker reported
+    this.progress = null; // the latest {fraction, key, params} the worker reported
     this._pending = new Map();
     this._nextId = 1;
-    this.worker = new Worker(workerURL, { type: "module" });
+    this._workerURL = workerURL;
+    this.worker = started?.worker ?? new Worker(workerURL, { type: "module" });
     this.ready = new Promise((resolve, reject) => {
       this._ready = { resolve, reject };
     });
     // A failure is reported to whoever awaits `ready`, which may be later.
     this.ready.catch(() => {});
+    this.worker.onmessage = null;
+    this.worker.onerror = null;
     this.worker.addEventListener("message", (event) => this._receive(event.data));
     this.worker.addEventListener("error", (event) => {
       // A worker that fails to load (a missing module, a syntax error) only
@@ -43,7 +52,39 @@ export class Engine extends EventTarget {
       event.preventDefault?.();
       this._fail(new EngineError({ name: "WorkerError", message: event.message || "the engine worker failed to load" }));
     });
-    this.worker.postMessage({ type: "boot", fresh });
+    if (started) started.early.splice(0).forEach((message) => this._receive(message));
+    else this.worker.postMessage({ type: "boot", fresh });
+  }
+
+  /**
+   * After a boot that installed the engine, make the memory snapshot the
+   * next visit starts from, in a worker of its own (engine-snapshot-worker.js),
+   * which is ended when it is done. Its steps become marks too. Resolves
+   * when the snapshot is saved (or could not be: the console says why).
+   */
+  async keepSnapshot() {
+    const info = await this.ready;
+    if (info.booted !== "install" || !info.snapshots) return;
+    const maker = new Worker(new URL("./engine-snapshot-worker.js", this._workerURL), { type: "module" });
+    try {
+      await new Promise((resolve, reject) => {
+        maker.addEventListener("message", ({ data }) => {
+          if (data.type === "step") this._receive(data);
+          else if (data.type === "done") resolve();
+          else if (data.type === "failed") reject(new EngineError(data.error));
+        });
+        maker.addEventListener("error", (event) => {
+          event.preventDefault?.();
+          reject(new EngineError({ name: "WorkerError", message: event.message || "the snapshot worker failed to load" }));
+        });
+        maker.postMessage({ type: "make" });
+      });
+    } catch (e) {
+      // Only the next visit's speed depends on it.
+      console.warn("the engine snapshot was not saved:", e.message);
+    } finally {
+      maker.terminate();
+    }
   }
 
   /** Call a bridge method by name; resolves with its result. */
@@ -58,7 +99,7 @@ export class Engine extends EventTarget {
   _receive(message) {
     switch (message.type) {
       case "progress":
-        this.progress = { fraction: message.fraction, text: message.text };
+        this.progress = { fraction: message.fraction, key: message.key, params: message.params ?? {} };
         this.dispatchEvent(new CustomEvent("progress", { detail: this.progress }));
         break;
       case "step":

@@ -41,18 +41,14 @@ import { exportDialog, importDialog } from "./transfer.js";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
-// The engine started before this module ran (engine-start.js): show where it is.
-if (engine.progress) showProgress(engine.progress);
-engine.addEventListener("progress", (event) => showProgress(event.detail));
-// Once the engine is up: on a first visit the service worker's download of
-// the whole site would compete with Python's boot for the first hand.
-engine.ready.catch(() => {}).then(() => registerServiceWorker({
-  onUpdate: () => showNote("A new version is ready: reload the page to use it."),
-}));
-
 const prefs = loadPrefs();
 setLanguage(params.get("lang") ?? prefs.lang ?? browserLanguage());
 translatePage();
+
+// The engine started before this module ran (engine-start.js): show where it is.
+const bootProgress = ({ fraction, key, params: values }) => showProgress({ fraction, text: t(key, values) });
+if (engine.progress) bootProgress(engine.progress);
+engine.addEventListener("progress", (event) => bootProgress(event.detail));
 const urlDelay = params.get("delay");
 const state = {
   session: null,
@@ -744,6 +740,23 @@ async function resume() {
   }
 }
 
+/* What waits until the first screen is up (a dealt hand, or the welcome),
+ * so that it never competes with the boot for the first hand: the service
+ * worker's download of the whole site, and after an install the engine's
+ * snapshot for the next visit, each when the page is next idle. */
+let firstScreenShown = false;
+function afterFirstScreen() {
+  if (firstScreenShown) return;
+  firstScreenShown = true;
+  whenIdle(() => registerServiceWorker({ onUpdate: () => showNote(t("update.ready")) }));
+  whenIdle(() => engine.keepSnapshot().catch(() => {}));
+}
+
+function whenIdle(fn) {
+  if (globalThis.requestIdleCallback) requestIdleCallback(fn, { timeout: 1000 });
+  else setTimeout(fn, 100);
+}
+
 async function start() {
   // A table link (…#room=…&key=…): join it, or host it again after a reload.
   // The lobby connects while Python is still booting.
@@ -770,12 +783,16 @@ async function start() {
       await newGame(currentSetup(), { ask: false, seed: Number(seed) });
       document.body.dataset.seed = seed;
     } else {
-      await showWelcome();
+      const welcome = showWelcome();
+      afterFirstScreen();
+      await welcome;
     }
     performance.mark("thousand:dealt");
   } catch (e) {
     console.error(e);
     showError(t("error.engine", { reason: e.message }));
+  } finally {
+    afterFirstScreen();
   }
 }
 
