@@ -4,9 +4,9 @@
  * timeline (`thousand:<step>`, see engine.js):
  * - from a memory snapshot (engine-snapshot.js), on every visit after the
  *   first: worker-started, pyodide-script-loaded, snapshot-read (its bytes
- *   read and checked, begun before Pyodide's script and the page's boot
- *   message) and wasm-ready (Pyodide's wasm compiled and instantiated, at
- *   the same time), snapshot-restored;
+ *   read, begun before Pyodide's script and the page's boot message),
+ *   snapshot-checked (their SHA-256 checked, the memory unpacked),
+ *   snapshot-restored;
  * - the install (engine-install.js), on a first visit: worker-started,
  *   pyodide-script-loaded, pyodide-ready, engine-installed, engine-imported.
  *   The page then has a snapshot made in a worker of its own, once its
@@ -36,10 +36,10 @@ step("worker-started");
 const manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json());
 const snapshotReading = readSnapshot();
 const pyodideScript = import("./pyodide/pyodide.mjs");
-// The runtime's own script (what loadPyodide would import next), 1.2 MB to compile.
-const runtimeScript = import("./pyodide/pyodide.asm.mjs");
+// The runtime's own script, 1.2 MB to compile, which loadPyodide imports
+// next: the same module, begun here.
+import("./pyodide/pyodide.asm.mjs").catch(() => {});
 manifestFetched.catch(() => {});
-runtimeScript.catch(() => {});
 pyodideScript.then(() => step("pyodide-script-loaded"), () => {});
 const loadPyodide = async (options) => (await pyodideScript).loadPyodide(options);
 
@@ -56,22 +56,13 @@ function progress(fraction, key, params = {}) {
 /* Start from a snapshot made by an earlier visit. Python's memory comes
  * back with the bridge and the engine imported; its files do not (they
  * were never in that memory), which is why everything is imported before
- * the snapshot is made.
- *
- * Pyodide reads a snapshot's bytes only after its wasm is compiled and
- * instantiated, but waits for them before it starts on that: so it is given
- * a memory of the snapshot's size at once, and the module it builds is held
- * back until the checked bytes are in that memory. */
-async function restore({ bytes, size }) {
-  bytes.then(() => step("snapshot-read"), () => {});
-  const memory = new Uint8Array(size);
-  const { default: createModule } = await runtimeScript;
-  const createPyodideModule = async (settings) => {
-    const module = createModule(settings).then((built) => (step("wasm-ready"), built));
-    memory.set(await bytes);
-    return module;
-  };
-  const pyodide = await loadPyodide({ ...pyodideOptions(here("pyodide/")), _loadSnapshot: memory, createPyodideModule });
+ * the snapshot is made. Pyodide compiles its wasm once the snapshot is in
+ * (compiling while it is read made both slower here). */
+async function restore(saved) {
+  const memory = new Uint8Array(saved.size);
+  saved.read.then(() => step("snapshot-read"), () => {});
+  const unpacked = saved.unpack(memory).then(() => (step("snapshot-checked"), memory));
+  const pyodide = await loadPyodide({ ...pyodideOptions(here("pyodide/")), _loadSnapshot: unpacked });
   step("snapshot-restored");
   const bridge = pyodide.pyimport("engine_bridge");
   // A snapshot whose memory is not what this build imports fails here.
@@ -85,7 +76,7 @@ async function boot(fresh) {
   let engine = null;
   if (keep) {
     const saved = await findSnapshot(manifest.version, snapshotReading);
-    if (saved.bytes) {
+    if (saved.size) {
       progress(0.3, "boot.restore");
       try {
         engine = await restore(saved);

@@ -13,7 +13,7 @@
  * guide, hints, undo (the session's), stats, sound and motion.
  */
 import { engine } from "./engine-start.js";
-import { registerServiceWorker } from "./offline.js";
+import { controlled, registerServiceWorker } from "./offline.js";
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
@@ -742,14 +742,19 @@ async function resume() {
 
 /* What waits until the first screen is up (a dealt hand, or the welcome),
  * so that it never competes with the boot for the first hand: the service
- * worker's download of the whole site, and after an install the engine's
- * snapshot for the next visit, each when the page is next idle. */
+ * worker's download of the whole site, when the page is next idle, and
+ * after an install the engine's snapshot for the next visit. The snapshot's
+ * worker starts once the site is cached, so the two do not compete either,
+ * and the Pyodide it boots comes from the service worker's cache, as on
+ * every later visit. */
 let firstScreenShown = false;
 function afterFirstScreen() {
   if (firstScreenShown) return;
   firstScreenShown = true;
-  whenIdle(() => registerServiceWorker({ onUpdate: () => showNote(t("update.ready")) }));
-  whenIdle(() => engine.keepSnapshot().catch(() => {}));
+  whenIdle(() => {
+    const registering = registerServiceWorker({ onUpdate: () => showNote(t("update.ready")) });
+    controlled(registering).then(() => engine.keepSnapshot()).catch(() => {});
+  });
 }
 
 function whenIdle(fn) {

@@ -26,3 +26,17 @@ export function registerServiceWorker({ onUpdate } = {}) {
       return null;
     });
 }
+
+/**
+ * Resolves once the service worker answers this page's requests: at once
+ * when it already does or there is none, else when the one `registering`
+ * took over, or when it failed (within a minute at most).
+ */
+export function controlled(registering) {
+  if (!("serviceWorker" in navigator) || servedFromCache()) return Promise.resolve();
+  return new Promise((resolve) => {
+    navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true });
+    registering.then((registration) => registration ?? resolve(), () => resolve());
+    setTimeout(resolve, 60_000);
+  });
+}
