@@ -9,6 +9,7 @@ comes from localStorage, never from the snapshot.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page
@@ -44,9 +45,21 @@ TAMPER = """async ({ version, damage }) => {
 }"""
 
 
-def first_visit(page: Page, url: str) -> None:
-    """A fresh profile's visit: the engine is installed, and its snapshot saved."""
-    page.goto(url)
+# Every text the loading indicator shows, in order, from before the page's scripts run.
+RECORD_LOADING = """
+window.__loading = [];
+new MutationObserver(() => {
+  const text = document.getElementById("loading-text")?.textContent;
+  if (text && window.__loading.at(-1) !== text) window.__loading.push(text);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def first_visit(page: Page, url: str | None) -> None:
+    """A fresh profile's visit (to `url`, or the one under way): the engine is
+    installed, and its snapshot saved."""
+    if url is not None:
+        page.goto(url)
     wait_dealt(page)
     steps = page.evaluate(MARKS)
     assert "engine-installed" in steps and "snapshot-restored" not in steps, steps
@@ -153,4 +166,33 @@ def test_a_snapshot_from_another_version_or_damaged_is_replaced(
     page.wait_for_function(SAVED, timeout=60_000)
     kept = page.evaluate(KEPT)
     assert kept["version"] == version and kept["size"] == good["size"], kept
+    assert console.errors == []
+
+
+def test_the_loading_indicator_says_what_each_boot_does_in_the_players_language(
+    page: Page, context: BrowserContext, site_url: str, console: Console, shot
+) -> None:
+    context.add_init_script(RECORD_LOADING)
+    page.set_viewport_size({"width": 360, "height": 740})
+    url = site_url + "?seed=2&delay=0&lang=ru"
+    # A first visit: Python downloads, then the engine is installed.
+    page.goto(url)
+    page.wait_for_function(
+        "window.__loading.some(t => t.startsWith('Загрузка и запуск Python'))", timeout=30_000
+    )
+    shot("first-visit-ru-360")
+    first_visit(page, None)
+    texts = page.evaluate("window.__loading")
+    assert any(re.fullmatch(r"Загрузка и запуск Python \(\d+\.\d МБ\)", t) for t in texts), texts
+    assert "Установка движка" in texts, texts
+    assert not any(t.startswith("Восстановление") for t in texts), texts
+
+    # A later visit: the engine saved on this device is restored, nothing
+    # downloads or is installed.
+    second = context.new_page()
+    second.goto(url.replace("lang=ru", "lang=en"))
+    wait_dealt(second)
+    texts = second.evaluate("window.__loading")
+    assert "Restoring the engine saved on this device" in texts, texts
+    assert not any("Python" in t or "Installing" in t for t in texts), texts
     assert console.errors == []
