@@ -13,7 +13,7 @@
  * guide, hints, undo (the session's), stats, sound and motion.
  */
 import { engine } from "./engine-start.js";
-import { controlled, registerServiceWorker } from "./offline.js";
+import { controlled, registerServiceWorker, watchForUpdate } from "./offline.js";
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
@@ -44,6 +44,8 @@ const params = new URLSearchParams(location.search);
 const prefs = loadPrefs();
 setLanguage(params.get("lang") ?? prefs.lang ?? browserLanguage());
 translatePage();
+
+watchForUpdate(() => showNote(t("update.ready")));
 
 // The engine started before this module ran (engine-start.js): show where it is.
 const bootProgress = ({ fraction, key, params: values }) => showProgress({ fraction, text: t(key, values) });
@@ -752,7 +754,7 @@ function afterFirstScreen() {
   if (firstScreenShown) return;
   firstScreenShown = true;
   whenIdle(() => {
-    const registering = registerServiceWorker({ onUpdate: () => showNote(t("update.ready")) });
+    const registering = registerServiceWorker();
     controlled(registering).then(() => engine.keepSnapshot()).catch(() => {});
   });
 }

@@ -8,16 +8,22 @@ export function servedFromCache() {
 }
 
 /**
- * Register sw.js next to this page. `onUpdate` is called when a newer
- * version replaces the one this page was loaded from.
+ * Call `onUpdate` when a newer version replaces the one this page was
+ * loaded from. Watched from the start: the browser checks for an update on
+ * every navigation, before the page registers anything.
  */
-export function registerServiceWorker({ onUpdate } = {}) {
-  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+export function watchForUpdate(onUpdate) {
+  if (!("serviceWorker" in navigator)) return;
   const hadController = servedFromCache();
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     // The first install also "changes" the controller; that is no update.
-    if (hadController) onUpdate?.();
+    if (hadController) onUpdate();
   });
+}
+
+/** Register sw.js next to this page; resolves with the registration, or null. */
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
   return navigator.serviceWorker
     .register(new URL("./sw.js", import.meta.url), { scope: "./" })
     .catch((e) => {
