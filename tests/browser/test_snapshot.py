@@ -29,7 +29,8 @@ KEPT = """async () => {
   if (keys.length !== 1) return { count: keys.length };
   const r = await cache.match(keys[0]);
   return { count: 1, version: r.headers.get("x-thousand-version"),
-           sha256: r.headers.get("x-thousand-sha256"), size: Number(r.headers.get("x-thousand-size")),
+           sha256: r.headers.get("x-thousand-sha256"),
+           size: Number(r.headers.get("x-thousand-size")),
            stored: (await r.arrayBuffer()).byteLength };
 }"""
 # Rewrites the kept snapshot: another version's label, or bytes damaged in the middle.
