@@ -51,6 +51,7 @@ watchForUpdate(() => showNote(t("update.ready")));
 const bootProgress = ({ fraction, key, params: values }) => showProgress({ fraction, text: t(key, values) });
 if (engine.progress) bootProgress(engine.progress);
 engine.addEventListener("progress", (event) => bootProgress(event.detail));
+
 const urlDelay = params.get("delay");
 const state = {
   session: null,
