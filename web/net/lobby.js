@@ -13,8 +13,10 @@
  */
 import { t } from "../i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
+import { showChat } from "./chat.js";
 import { GuestSession } from "./guest.js";
 import { HostSession } from "./host.js";
+import { showPresence } from "./presence.js";
 import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
 
 export { parseLink };
@@ -55,7 +57,6 @@ const WORDS = {
     turn: "TURN server (for strict networks): URL, user name, password",
     save: "Save",
     saved: "Saved: used from the next connection",
-    "let-bot": "Let a computer play for {name}",
     alarm: "Fair-deal check failed for hand {hand} (seat {seat}): {problem}. The host may have changed the cards.",
     leave: "Leave",
   },
@@ -94,7 +95,6 @@ const WORDS = {
     turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
     save: "Сохранить",
     saved: "Сохранено: действует со следующего соединения",
-    "let-bot": "Пусть за {name} играет компьютер",
     alarm: "Проверка честной сдачи не прошла для сдачи {hand} (место {seat}): {problem}. Хозяин стола мог подменить карты.",
     leave: "Выйти",
   },
@@ -193,6 +193,8 @@ function lobby(session) {
   const rules = el("details", { class: "net-rules" });
   const hints = hintsBox(session);
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
+  const settings = settingsBox();
+  const noPeer = noPeerBox(settings);
   const box = el("div", { class: "net-lobby-box" },
     el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
     linkBox(session),
@@ -202,7 +204,8 @@ function lobby(session) {
     rules,
     hints,
     el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
-    settingsBox(),
+    settings,
+    noPeer,
     status,
     el("div", { class: "net-lobby-buttons" }, start),
   );
@@ -210,7 +213,7 @@ function lobby(session) {
   document.body.append(root);
 
   const draw = () => {
-    drawSeats(seats, session, true);
+    drawSeats(seats, session);
     drawRules(rules, session.rules);
     drawHints(hints, session);
     const ready = host ? session.ready : false;
@@ -222,11 +225,14 @@ function lobby(session) {
     else status.textContent = w("waiting.start");
     root.dataset.ready = String(ready);
     root.dataset.seated = String(session.seat !== null && Boolean(session.table));
+    drawNoPeer(noPeer, session);
   };
   session.addEventListener("status", draw);
   draw();
+  const redraw = setInterval(draw, 1000); // the no-peer message appears without any event
   return new Promise((resolve) => {
     const done = () => {
+      clearInterval(redraw);
       session.removeEventListener("status", draw);
       root.remove();
       resolve();
@@ -322,6 +328,36 @@ function settingsBox() {
     el("div", {}, save, note));
 }
 
+/** What can help when nobody is found: try again, another relay, a TURN server (the settings). */
+function noPeerBox(settings) {
+  const open = (field) => () => {
+    settings.open = true;
+    settings.querySelector(field)?.focus();
+  };
+  return el("div", { id: "net-nopeer", class: "net-nopeer", role: "alert", hidden: true },
+    el("p", { class: "net-nopeer-text" }),
+    el("p", { class: "net-nopeer-relays" }),
+    el("div", { class: "net-nopeer-buttons" },
+      el("button", { id: "net-retry", type: "button", class: "btn small", text: t("net.nopeer.retry"), onclick: () => location.reload() }),
+      el("button", { id: "net-other-relay", type: "button", class: "btn small", text: t("net.nopeer.relay"), onclick: open("#net-relays") }),
+      el("button", { id: "net-add-turn", type: "button", class: "btn small", text: t("net.nopeer.turn"), onclick: open("#net-turn-url") })));
+}
+
+/** After `noPeerMs` (10 s): a guest that has not met the host, or a host no relay answers, is told so. */
+function drawNoPeer(box, session) {
+  const transport = session.transport;
+  const waitMs = globalThis.thousandNetConfig?.noPeerMs ?? 10_000;
+  const relays = Object.values(transport.relayState());
+  const open = relays.reduce((n, r) => n + r.open, 0);
+  const total = relays.reduce((n, r) => n + r.total, 0);
+  const waited = Date.now() - transport.startedAt >= waitMs;
+  const alone = session.role === "host" ? open === 0 : !session.hostPeer;
+  box.hidden = !(waited && alone);
+  if (box.hidden) return;
+  box.querySelector(".net-nopeer-text").textContent = t(session.role === "host" ? "net.nopeer.host" : "net.nopeer.guest");
+  box.querySelector(".net-nopeer-relays").textContent = t("net.nopeer.relays", { open, total });
+}
+
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
@@ -330,7 +366,7 @@ function seatStatus(s) {
   return w(s.status) ?? s.status;
 }
 
-function drawSeats(list, session, inLobby) {
+function drawSeats(list, session) {
   const host = session.role === "host";
   list.replaceChildren();
   session.seats.forEach((s, i) => {
@@ -340,7 +376,7 @@ function drawSeats(list, session, inLobby) {
       el("span", { class: "net-seat-name", text: s.name || "—" }),
       i === session.seat ? el("span", { class: "net-you", text: ` (${w("you")})` }) : null,
       el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
-    if (host && inLobby && i !== session.seat) {
+    if (host && i !== session.seat) {
       if (s.status === "empty") {
         const level = el("select", { "aria-label": `${w("seat-bot")} ${i}`, class: "net-level" },
           ...["easy", "normal", "strong"].map((l) => el("option", { value: l, text: l, selected: l === "normal" })));
@@ -349,9 +385,6 @@ function drawSeats(list, session, inLobby) {
         li.append(" ", el("button", { type: "button", class: "btn small net-remove", text: w("remove"),
           onclick: () => (s.kind === "bot" ? session.setBot(i, null) : session.unseat(i)) }));
       }
-    }
-    if (host && !inLobby && s.status === "away" && !s.standIn && s.awayMs >= session.config.awayMs) {
-      li.append(" ", el("button", { type: "button", class: "btn small net-stand-in", text: w("let-bot", { name: s.name }), onclick: () => session.standIn(i) }));
     }
     list.append(li);
   });
@@ -367,22 +400,27 @@ function drawRules(details, rules) {
   details.append(dl);
 }
 
-/* --- during play: the status strip and alarms ---------------------------------------------- */
+/* --- during play: the connection picture, the chat and alarms ----------------------------- */
 
 function watch(session) {
   ensureStyle();
+  // In the page's flow under its top bar, so it never covers the cards.
   let strip = document.getElementById("net-strip");
   if (!strip) {
-    strip = el("aside", { id: "net-strip", class: "net-strip", "aria-label": w("seats") });
-    document.body.append(strip);
+    strip = el("aside", { id: "net-strip", class: "net-strip" });
+    const bar = document.querySelector("body > header");
+    if (bar) bar.after(strip);
+    else document.body.prepend(strip);
   }
   const alarms = document.getElementById("net-alarms") ?? el("div", { id: "net-alarms", class: "net-alarms", role: "alert" });
   document.body.append(alarms);
-  const list = el("ol", { class: "net-seats compact" });
+  const seats = el("div", { class: "net-strip-seats" });
+  const chat = el("button", { id: "net-chat-open", type: "button", class: "btn small net-chat-open", "aria-controls": "net-chat" });
   const line = el("span", { class: "net-status-line" });
-  strip.replaceChildren(list, line);
+  strip.replaceChildren(seats, chat, line);
+  showPresence(session, seats);
+  showChat(session, chat);
   const draw = () => {
-    drawSeats(list, session, false);
     line.textContent = session.role === "guest" && session.hostStatus === "away" ? w("host.away") : "";
     strip.dataset.host = session.role === "guest" ? session.hostStatus : "self";
   };
@@ -393,7 +431,5 @@ function watch(session) {
     }
     draw();
   });
-  // Away timers run out without an event; redraw now and then.
-  setInterval(draw, 5000);
   draw();
 }
