@@ -159,10 +159,10 @@ def test_a_chat_flood_is_rate_limited_and_a_long_line_refused(table: Table) -> N
     before = reader.locator(line).count()
     rejected = table.host.evaluate("thousand.session.rejected.byCode['chat-limited'] ?? 0")
     flooder.evaluate(
-        """() => { const s = thousand.session;
-           for (let i = 0; i < 30; i++) s.transport.send({ t: "chat", text: `spam ${i}`, react: null }, s.hostPeer);
-           s.transport.send({ t: "chat", text: "x".repeat(201), react: null }, s.hostPeer);
-           s.transport.send({ t: "chat", text: "both", react: "gg" }, s.hostPeer); }"""
+        """() => { const s = thousand.session, say = (m) => s.transport.send(m, s.hostPeer);
+           for (let i = 0; i < 30; i++) say({ t: "chat", text: `spam ${i}`, react: null });
+           say({ t: "chat", text: "x".repeat(201), react: null });
+           say({ t: "chat", text: "both", react: "gg" }); }"""
     )
     table.host.wait_for_function(
         "n => (thousand.session.rejected.byCode['chat-limited'] ?? 0) >= n + 20",

@@ -53,7 +53,7 @@ const WORDS = {
     privacy:
       "The host's browser runs the game, so the host's device can see every hand. Each deal is shuffled from random seeds of every player: the host commits to its seed before the deal, and when the hand is over every guest's browser checks the whole deal against what it was shown. A mismatch warns everyone.",
     settings: "Connection settings",
-    relays: "Relay servers (one WebSocket URL per line; empty: the public defaults)",
+    relays: "Relay servers (one WebSocket URL per line: a WebTorrent tracker, or a Nostr relay written nostr:wss://…; empty: the public ones of both kinds)",
     turn: "TURN server (for strict networks): URL, user name, password",
     save: "Save",
     saved: "Saved: used from the next connection",
@@ -91,7 +91,7 @@ const WORDS = {
     privacy:
       "Игру ведёт браузер хозяина стола, поэтому на его устройстве видны все карты. Каждая раздача тасуется из случайных чисел всех игроков: хозяин заранее фиксирует своё число, а после сдачи браузер каждого гостя проверяет всю раздачу по тому, что ему показывали. При расхождении предупреждение увидят все.",
     settings: "Настройки соединения",
-    relays: "Серверы-посредники (по одному адресу WebSocket в строке; пусто — общедоступные)",
+    relays: "Серверы-посредники (по одному адресу WebSocket в строке: трекер WebTorrent или Nostr-сервер в виде nostr:wss://…; пусто — общедоступные обоих видов)",
     turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
     save: "Сохранить",
     saved: "Сохранено: действует со следующего соединения",
@@ -197,6 +197,7 @@ function lobby(session) {
   const noPeer = noPeerBox(settings);
   const box = el("div", { class: "net-lobby-box" },
     el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
+    noPeer,
     linkBox(session),
     nameBox(session),
     el("h3", { text: w("seats") }),
@@ -205,7 +206,6 @@ function lobby(session) {
     hints,
     el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
     settings,
-    noPeer,
     status,
     el("div", { class: "net-lobby-buttons" }, start),
   );
