@@ -48,20 +48,24 @@ MY_SEAT = """() => {
 }"""
 
 
-def time_to_seat(browser: Browser, table: Table, runs: int) -> tuple[list[float], list[float]]:
+def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[float]]:
     """Two fresh contexts open the link at once, `runs` times; seconds to seated, in the page,
-    of the guest seated first and of the one seated second."""
-    first: list[float] = []
-    second: list[float] = []
+    of the guest seated first and of the one seated second, and every guest's split: the
+    page's own start (navigation → rooms joined) and the network's part (rooms → seated)."""
+    out: dict[str, list[float]] = {"first": [], "second": [], "page": [], "network": []}
     for _ in range(runs):
         contexts = [browser.new_context() for _ in range(2)]
         pages = []
         for ctx in contexts:
             ctx.add_init_script(init_script(table.relay_url))
             pages.append(ctx.new_page())
-        times = sorted(table.join_together(pages))
-        first.append(times[0])
-        second.append(times[1])
+        times = table.join_together(pages)
+        out["first"].append(min(times))
+        out["second"].append(max(times))
+        for page, seated in zip(pages, times, strict=True):
+            joined = table.rooms_joined(page)
+            out["page"].append(joined)
+            out["network"].append(seated - joined)
         # The host frees the seats through the lobby's Remove button.
         for page in pages:
             seat = page.evaluate(MY_SEAT)
@@ -69,7 +73,7 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> tuple[list[float]
             table.host.wait_for_selector(f'#net-seats li[data-seat="{seat}"][data-status=empty]')
         for ctx in contexts:
             ctx.close()
-    return first, second
+    return out
 
 
 def snapshot(table: Table) -> list[dict[str, int]]:
@@ -136,7 +140,7 @@ def main() -> None:
                 browser = p.chromium.launch(**launch)
                 table = Table(browser, url, relays)
                 table.open_host()
-                first, second = time_to_seat(browser, table, args.runs)
+                seated = time_to_seat(browser, table, args.runs)
                 for guest in table.guests:
                     table.join(guest)
                 table.start()
@@ -152,8 +156,11 @@ def main() -> None:
 
     print(f"\nlink opened → seated in the lobby (navigation start → seated), {args.runs} runs")
     print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
-    print(f"  guest seated first:  {line(first)}")
-    print(f"  guest seated second: {line(second)}")
+    print(f"  guest seated first:  {line(seated['first'])}")
+    print(f"  guest seated second: {line(seated['second'])}")
+    print("every guest's split:")
+    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
+    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
     print(
         f"\ntraffic per hand, mean of {args.hands} hands "
         f" (host + 2 guests, {t['moves']:.0f} moves a hand)"

@@ -174,6 +174,13 @@ class Table:
             for page in pages
         ]
 
+    @staticmethod
+    def rooms_joined(page: Page) -> float:
+        """Seconds from navigation start until the page joined the table's rooms."""
+        return float(
+            page.evaluate("performance.getEntriesByName('thousand:net-rooms')[0].startTime / 1000")
+        )
+
     def start(self) -> None:
         self.host.click("#net-start:not([disabled])", timeout=30_000)
         for page in self.pages:

@@ -1,9 +1,10 @@
 /* Lobby: owns the network table's own screens — the lobby before the game
  * (link, copy button, QR code, seats with each peer's state, the host's
  * rules read-only, whether hints are allowed — the host's choice, shown to
- * every guest —, computer seats, Start) and, during play, the strip of
- * every seat's connection state, the host's "let a bot play" offers and the
- * fair-deal alarm. It draws into elements of its own (styled by net.css), so
+ * every guest —, computer seats, Start, and what can help when nobody
+ * answers) and, during play, the strip under the page's top bar that holds
+ * the connection picture (presence.js) and the chat's button (chat.js), and
+ * the fair-deal alarm. It draws into elements of its own (styled by net.css), so
  * it does not depend on the table UI; the page hands it a session and gets
  * the session back once the game starts.
  *

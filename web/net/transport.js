@@ -124,6 +124,7 @@ export class Transport extends EventTarget {
     this.relays = relays.length ? relays : settings.relays;
     this.stats = { sent: 0, sentBytes: 0, received: 0, receivedBytes: 0, refused: 0 };
     this.startedAt = Date.now();
+    performance.mark("thousand:net-rooms"); // the page's timeline: joining the rooms…
     this.peers = new Set();
     this.routes = new Map(); // peer → the strategies it is connected through, first one in use
     this.rooms = {};
@@ -180,6 +181,7 @@ export class Transport extends EventTarget {
       if (!route.includes(kind)) route.push(kind);
       this.routes.set(peer, route);
       if (this.peers.has(peer)) return;
+      if (!this.peers.size) performance.mark(`thousand:net-peer-${kind}`); // …the first peer met, and how
       this.peers.add(peer);
       this.dispatchEvent(new CustomEvent("join", { detail: { peer, kind } }));
     };
