@@ -150,7 +150,9 @@ def test_chat_lines_and_reactions_reach_everyone(table: Table) -> None:
     expect(sender.locator("#net-chat li", has_text="Well, shall we?")).to_have_count(1)
     shots(table.host, "chat-en")
     shots(sender, "chat-ru")
-    table.host.click("#net-chat .net-chat-close")
+    for page in (table.host, sender):
+        page.click("#net-chat .net-chat-close")
+    expect(sender.locator("#net-chat")).to_be_hidden()
 
 
 def test_a_chat_flood_is_rate_limited_and_a_long_line_refused(table: Table) -> None:
@@ -183,10 +185,18 @@ def test_a_guest_who_closes_the_tab_can_be_replaced_at_once(table: Table) -> Non
     seat = table.host.locator(line)
     expect(seat).to_have_attribute("data-status", "left", timeout=15_000)
     expect(table.guests[0].locator(line)).to_have_attribute("data-status", "left")
+    gone = int(line.split('"')[1])
+    table.host.evaluate(
+        """(gone) => thousand.session.addEventListener("status", (e) => {
+             if (e.detail.kind === "thinking" && e.detail.seat === gone) {
+               window.__movedForIt = true;
+             } })""",
+        gone,
+    )
     seat.locator(".net-replace").click()
     expect(seat).to_have_attribute("data-status", "replaced")
     expect(table.guests[0].locator(line)).to_have_attribute("data-status", "replaced")
-    # The computer now plays that seat: the game goes on with the two people left.
+    # The computer now plays that seat: the game goes on with the two people left,
+    # until the computer has moved for it.
     table.pages.remove(table.guests[1])
-    steps = table.host.evaluate("thousand.session.state.step")
-    table.play_until(lambda: table.host.evaluate("thousand.session.state.step") >= steps + 6)
+    table.play_until(lambda: table.host.evaluate("window.__movedForIt === true"))
