@@ -157,15 +157,19 @@ export function showChat(session, button) {
   const toggle = (open = panel.hidden) => {
     panel.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
-    // Just under the bar that holds the button, so the connection picture stays in sight.
-    const bar = button.parentElement?.getBoundingClientRect();
-    if (bar) panel.style.top = `${Math.max(0, bar.bottom + 4)}px`;
+    place();
     if (open) {
       unread = 0;
       input.focus();
     }
     label();
   };
+  // Just under the bar that holds the button, so the connection picture stays in sight.
+  const place = () => {
+    const bar = button.parentElement?.getBoundingClientRect();
+    if (bar && !panel.hidden) panel.style.top = `${Math.max(0, bar.bottom + 4)}px`;
+  };
+  addEventListener("resize", place);
   button.addEventListener("click", () => toggle());
   close.addEventListener("click", () => toggle(false));
   form.addEventListener("submit", (e) => {
