@@ -50,9 +50,12 @@ PYODIDE_FILES = (
 MICROPIP_VERSION = "0.11.1"
 PYODIDE_PYTHON = "3.14"
 
-# Multiplayer (web/net/) runs on Trystero's BitTorrent-tracker strategy; its
-# ES modules are copied into dist/vendor/ so nothing loads from a CDN.
+# Multiplayer (web/net/) finds peers through two of Trystero's signalling
+# strategies at once, BitTorrent trackers and Nostr relays; their ES modules
+# (and Nostr's Schnorr signatures, @noble/secp256k1) are copied into
+# dist/vendor/ so nothing loads from a CDN.
 TRYSTERO_VERSION = "0.25.4"
+SECP256K1_VERSION = "3.2.0"
 QRCODE_VERSION = "2.0.4"
 
 # A fixed timestamp inside the wheel makes it byte-identical between builds of
@@ -153,25 +156,44 @@ def fetch_npm_package(name: str, version: str) -> Path:
 
 
 def vendor_net(dest: Path) -> None:
-    """Copy Trystero and the QR code generator into dest/vendor/ for web/net/.
+    """Copy Trystero, its strategies and the QR code generator into dest/vendor/ for web/net/.
 
-    Trystero's torrent strategy imports its core by package name, which a
-    browser cannot resolve; that one import is rewritten to the relative
-    path of the copied core, whose own imports are all relative already.
+    The strategies import their core (and Nostr its secp256k1) by package
+    name, which a browser cannot resolve; those imports are rewritten to the
+    relative paths of the copies, whose own imports are all relative already.
     Source-map comments are dropped: the maps are not shipped.
+
+    One change is made to the torrent strategy (TORRENT_PATCH): of two peers
+    that both have offers out, only the one with the greater id answers the
+    other's offer, so the lesser one must send its offers before they can
+    connect, and a tracker forwards offers only when a peer announces (every
+    10 to 120 s). The lesser peer now announces at once when it sets an offer
+    aside, so a friend's join takes one round trip instead of a whole
+    announce interval.
     """
     vendor = dest / "vendor"
     core = fetch_npm_package("@trystero-p2p/core", TRYSTERO_VERSION)
     torrent = fetch_npm_package("@trystero-p2p/torrent", TRYSTERO_VERSION)
+    nostr = fetch_npm_package("@trystero-p2p/nostr", TRYSTERO_VERSION)
+    secp = fetch_npm_package("@noble/secp256k1", SECP256K1_VERSION)
     qrcode = fetch_npm_package("qrcode-generator", QRCODE_VERSION)
 
-    def copy_module(source: Path, target: Path, imports: dict[str, str] | None = None) -> None:
+    def copy_module(
+        source: Path,
+        target: Path,
+        imports: dict[str, str] | None = None,
+        patches: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         text = source.read_text()
         for bare, relative in (imports or {}).items():
             quoted = f'from "{bare}"'
             if quoted not in text:
                 raise BuildError(f"{source.name} no longer imports {bare!r}: update vendor_net")
             text = text.replace(quoted, f'from "{relative}"')
+        for before, after in patches:
+            if text.count(before) != 1:
+                raise BuildError(f"{source} changed where vendor_net patches it: {before[:60]!r}")
+            text = text.replace(before, after)
         lines = [ln for ln in text.splitlines() if not ln.startswith("//# sourceMappingURL=")]
         bare_left = [ln for ln in lines if ln.startswith("import ") and 'from "./' not in ln]
         if bare_left:
@@ -185,9 +207,36 @@ def vendor_net(dest: Path) -> None:
         torrent / "dist" / "index.mjs",
         vendor / "trystero" / "torrent.mjs",
         {"@trystero-p2p/core": "./core/index.mjs"},
+        TORRENT_PATCH,
     )
+    copy_module(
+        nostr / "dist" / "index.mjs",
+        vendor / "trystero" / "nostr.mjs",
+        {"@trystero-p2p/core": "./core/index.mjs", "@noble/secp256k1": "./secp256k1.mjs"},
+    )
+    copy_module(secp / "index.js", vendor / "trystero" / "secp256k1.mjs")
     shutil.copy2(core / "LICENSE", vendor / "trystero" / "LICENSE")
+    shutil.copy2(secp / "LICENSE", vendor / "trystero" / "LICENSE.secp256k1")
     copy_module(qrcode / "dist" / "qrcode.mjs", vendor / "qrcode.mjs")
+
+
+# The torrent strategy's offer handler: when it sets a friend's offer aside
+# (see vendor_net), announce at once, at most once a second per room.
+TORRENT_PATCH = (
+    (
+        "\t\tconst topicHandler = (data) => {\n"
+        "\t\t\tif (data.offer && data.peer_id && data.offer_id) onMessage(",
+        "\t\tlet answeredAsideAt = 0;\n"
+        "\t\tconst topicHandler = (data) => {\n"
+        "\t\t\tif (data.offer && data.peer_id && data.offer_id && selfId < data.peer_id"
+        " && keys(getRoomOutstandingOffers(rootTopic)).length > 0"
+        " && Date.now() - answeredAsideAt > 1e3) {\n"
+        "\t\t\t\tansweredAsideAt = Date.now();\n"
+        "\t\t\t\tsetTimeout(() => topicState.announce(), 0);\n"
+        "\t\t\t}\n"
+        "\t\t\tif (data.offer && data.peer_id && data.offer_id) onMessage(",
+    ),
+)
 
 
 def fetch_micropip() -> Path:

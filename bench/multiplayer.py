@@ -6,12 +6,13 @@ served on loopback, the local signalling relay (npm bittorrent-tracker,
 tests/browser/net_relay.mjs), headless Chromium, and WebRTC between the
 browser contexts with host candidates only. It prints
 
-- the time from opening the table's link to being seated in the lobby:
-  each run is a fresh browser context (a friend's first visit: nothing
-  cached) that opens the link and waits until the lobby shows its seat;
-  the host then frees the seat for the next run. Median (and range) over
-  ``--runs`` runs, measured in the page (navigation start to seated) and
-  from the test's side (from ``goto`` to seated);
+- the time from opening the table's link to being seated in the lobby,
+  for both guests of a three-player table opening it at the same moment:
+  each run is two fresh browser contexts (a friend's first visit: nothing
+  cached) that open the link together and wait until the lobby shows their
+  seat; the host then frees both seats for the next run. Median (and
+  range) over ``--runs`` runs of the guest seated first and of the one
+  seated second, measured in the page (navigation start to seated);
 - messages and bytes per hand: a host and two guests then play
   ``--hands`` whole hands through the UI (the host's two opponents are
   people, so every move crosses the network), and every message each peer
@@ -19,7 +20,7 @@ browser contexts with host candidates only. It prints
   the guests' actions and seeds. Bytes are the JSON texts handed to the
   transport; WebRTC's own framing and encryption come on top.
 
-    python bench/multiplayer.py [--runs 5] [--hands 3]
+    python bench/multiplayer.py [--runs 5] [--hands 3] [--relays both|torrent|nostr]
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import argparse
 import statistics
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,6 @@ from net_harness import Table, init_script, relay  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from site_harness import CHROMIUM, CHROMIUM_ARGS, build  # noqa: E402
 
-SEATED = "() => document.querySelector('#net-lobby[data-seated=true]') ? performance.now() : false"
 STATS = "({...thousand.session.transport.stats})"
 # In the lobby the page has no session yet (it gets one at the start): read the guest's record.
 MY_SEAT = """() => {
@@ -49,25 +48,32 @@ MY_SEAT = """() => {
 }"""
 
 
-def time_to_seat(browser: Browser, table: Table, runs: int) -> tuple[list[float], list[float]]:
-    """Fresh contexts open the link one after another; seconds to seated (page, outside)."""
-    in_page: list[float] = []
-    outside: list[float] = []
+def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[float]]:
+    """Two fresh contexts open the link at once, `runs` times; seconds to seated, in the page,
+    of the guest seated first and of the one seated second, and every guest's split: the
+    page's own start (navigation → rooms joined) and the network's part (rooms → seated)."""
+    out: dict[str, list[float]] = {"first": [], "second": [], "page": [], "network": []}
     for _ in range(runs):
-        ctx = browser.new_context()
-        ctx.add_init_script(init_script(table.relay_url))
-        page = ctx.new_page()
-        start = time.monotonic()
-        page.goto(table.guest_url())
-        at = page.wait_for_function(SEATED, timeout=120_000).json_value()
-        outside.append(time.monotonic() - start)
-        in_page.append(at / 1000)
-        seat = page.evaluate(MY_SEAT)
-        # The host frees the seat through the lobby's Remove button.
-        table.host.click(f'#net-seats li[data-seat="{seat}"] .net-remove')
-        table.host.wait_for_selector(f'#net-seats li[data-seat="{seat}"][data-status=empty]')
-        ctx.close()
-    return in_page, outside
+        contexts = [browser.new_context() for _ in range(2)]
+        pages = []
+        for ctx in contexts:
+            ctx.add_init_script(init_script(table.relay_url))
+            pages.append(ctx.new_page())
+        times = table.join_together(pages)
+        out["first"].append(min(times))
+        out["second"].append(max(times))
+        for page, seated in zip(pages, times, strict=True):
+            joined = table.rooms_joined(page)
+            out["page"].append(joined)
+            out["network"].append(seated - joined)
+        # The host frees the seats through the lobby's Remove button.
+        for page in pages:
+            seat = page.evaluate(MY_SEAT)
+            table.host.click(f'#net-seats li[data-seat="{seat}"] .net-remove')
+            table.host.wait_for_selector(f'#net-seats li[data-seat="{seat}"][data-status=empty]')
+        for ctx in contexts:
+            ctx.close()
+    return out
 
 
 def snapshot(table: Table) -> list[dict[str, int]]:
@@ -110,6 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="joins to time (default 5)")
     parser.add_argument("--hands", type=int, default=3, help="hands to count (default 3)")
+    parser.add_argument(
+        "--relays",
+        choices=["both", "torrent", "nostr"],
+        default="both",
+        help="which local relays the pages signal through (default both: a tracker and Nostr)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -118,14 +130,17 @@ def main() -> None:
         build.build(dist, quiet=True)
         server, url = build.serve_in_thread(dist, "/")
         try:
-            with relay() as relay_url, sync_playwright() as p:
+            with relay("torrent") as tracker, relay("nostr") as nostr, sync_playwright() as p:
+                relays = {"both": [tracker, nostr], "torrent": [tracker], "nostr": [nostr]}[
+                    args.relays
+                ]
                 launch: dict[str, Any] = {"args": CHROMIUM_ARGS}
                 if CHROMIUM.exists():
                     launch["executable_path"] = str(CHROMIUM)
                 browser = p.chromium.launch(**launch)
-                table = Table(browser, url, relay_url)
+                table = Table(browser, url, relays)
                 table.open_host()
-                in_page, outside = time_to_seat(browser, table, args.runs)
+                seated = time_to_seat(browser, table, args.runs)
                 for guest in table.guests:
                     table.join(guest)
                 table.start()
@@ -139,9 +154,13 @@ def main() -> None:
         runs = ", ".join(f"{x:.2f}" for x in xs)
         return f"median {statistics.median(xs):.2f} s (runs: {runs})"
 
-    print(f"\nlink opened → seated in the lobby, {args.runs} fresh contexts")
-    print(f"  in the page (navigation start → seated): {line(in_page)}")
-    print(f"  from outside (goto → seated):            {line(outside)}")
+    print(f"\nlink opened → seated in the lobby (navigation start → seated), {args.runs} runs")
+    print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
+    print(f"  guest seated first:  {line(seated['first'])}")
+    print(f"  guest seated second: {line(seated['second'])}")
+    print("every guest's split:")
+    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
+    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
     print(
         f"\ntraffic per hand, mean of {args.hands} hands "
         f" (host + 2 guests, {t['moves']:.0f} moves a hand)"

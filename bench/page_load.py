@@ -16,7 +16,7 @@ prints
   snapshot in place), reload (that page reloaded mid-hand) and rejoin (a
   multiplayer guest reloading its page at a table, where "table-shown" is
   when the host's table is back; ``--no-rejoin`` skips it, it needs the
-  local relay of the tests);
+  local relays of the tests, a tracker and a Nostr relay);
 - navigation to a hand on the table for each path, in seconds, and as a
   ratio to the bare page's boot in the same browser run (a fresh profile
   for each).
@@ -150,8 +150,8 @@ def rejoins(browser: Any, url: str, runs: int) -> list[dict[str, float]]:
     from net_harness import Table, relay
 
     out = []
-    with relay() as relay_url:
-        table = Table(browser, url, relay_url, guests=1)
+    with relay("torrent") as tracker, relay("nostr") as nostr:
+        table = Table(browser, url, [tracker, nostr], guests=1)
         try:
             table.open_host()
             guest = table.guests[0]

@@ -52,13 +52,20 @@ if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
   npm install --prefix .cache/axe --no-save --no-audit --no-fund --loglevel=error "axe-core@$AXE_VERSION"
 fi
 
-# The multiplayer tests signal through a local relay: npm bittorrent-tracker's
-# WebSocket tracker, installed without its install scripts into .cache/.
+# The multiplayer tests signal through local relays of both kinds the page
+# uses: npm bittorrent-tracker's WebSocket tracker, and a Nostr relay (npm
+# @nostr-relay/core with ws), installed without their install scripts into .cache/.
 if [ ! -f .cache/net-relay/node_modules/bittorrent-tracker/server.js ]; then
   echo "== test relay (npm install --ignore-scripts bittorrent-tracker)"
   mkdir -p .cache/net-relay
   npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
     --prefix .cache/net-relay bittorrent-tracker@11.2.3
+fi
+if [ ! -f .cache/net-relay-nostr/node_modules/@nostr-relay/core/dist/index.js ]; then
+  echo "== test Nostr relay (npm install --ignore-scripts @nostr-relay/core ws)"
+  mkdir -p .cache/net-relay-nostr
+  npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
+    --prefix .cache/net-relay-nostr @nostr-relay/core@0.0.40 @nostr-relay/common@0.0.40 ws@8.23.0
 fi
 
 echo "== pytest"

@@ -1,8 +1,9 @@
 """Multiplayer test harness: owns the local signalling relay and a table of browsers.
 
-The relay is npm bittorrent-tracker's WebSocket tracker (net_relay.mjs),
-installed into .cache/net-relay by scripts/test.sh (or here, when missing)
-and bound to this machine's loopback address. Every browser context gets the
+A relay is npm bittorrent-tracker's WebSocket tracker or a Nostr relay (npm
+@nostr-relay/core), both run by net_relay.mjs, installed into .cache/ by
+scripts/test.sh (or here, when missing) and bound to this machine's loopback
+address. Every browser context gets the
 relay and an empty ICE server list through localStorage before the page
 loads, so WebRTC uses host candidates on this machine only. `Table` opens
 the host and the guests through the page's own UI and plays through it.
@@ -25,31 +26,54 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
-RELAY_DIR = ROOT / ".cache" / "net-relay"
-RELAY_PACKAGE = "bittorrent-tracker@11.2.3"
+# Each kind of relay: its folder under .cache/, its packages, and a file that shows it installed.
+RELAYS = {
+    "torrent": ("net-relay", ["bittorrent-tracker@11.2.3"], "bittorrent-tracker/server.js"),
+    "nostr": (
+        "net-relay-nostr",
+        ["@nostr-relay/core@0.0.40", "@nostr-relay/common@0.0.40", "ws@8.23.0"],
+        "@nostr-relay/core/dist/index.js",
+    ),
+}
+SEATED = "() => document.querySelector('#net-lobby[data-seated=true]') ? performance.now() : false"
 CARD = re.compile(r"\b[9TJQKA][SCDH]\b")
 
 
-def install_relay() -> Path:
-    modules = RELAY_DIR / "node_modules"
-    if not (modules / "bittorrent-tracker" / "server.js").exists():
+def install_relay(kind: str = "torrent") -> Path:
+    folder, packages, marker = RELAYS[kind]
+    target = ROOT / ".cache" / folder
+    modules = target / "node_modules"
+    if not (modules / marker).exists():
         if shutil.which("npm") is None:
             raise RuntimeError("npm is needed for the test relay (apt-get install nodejs npm)")
-        RELAY_DIR.mkdir(parents=True, exist_ok=True)
+        target.mkdir(parents=True, exist_ok=True)
         subprocess.run(
             ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error",
-             "--prefix", str(RELAY_DIR), RELAY_PACKAGE],
+             "--prefix", str(target), *packages],
             check=True,
         )  # fmt: skip
     return modules
 
 
+RUNNING: dict[str, subprocess.Popen[str]] = {}
+
+
+def kill_relay(url: str) -> None:
+    """Stop a running relay at once, as a relay that goes down would (no goodbye to anyone)."""
+    proc = RUNNING[url]
+    proc.kill()
+    proc.wait(timeout=5)
+
+
 @contextmanager
-def relay() -> Iterator[str]:
-    """A running relay on 127.0.0.1; yields its ws:// URL and stops it after."""
-    modules = install_relay()
+def relay(kind: str = "torrent") -> Iterator[str]:
+    """A running relay of this kind on 127.0.0.1; yields its ws:// URL and stops it after.
+
+    A Nostr relay's URL comes as the page writes it, `nostr:ws://…`."""
+    modules = install_relay(kind)
+    url = ""
     proc = subprocess.Popen(
-        ["node", str(Path(__file__).with_name("net_relay.mjs")), str(modules), "127.0.0.1"],
+        ["node", str(Path(__file__).with_name("net_relay.mjs")), kind, str(modules), "127.0.0.1"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -59,18 +83,24 @@ def relay() -> Iterator[str]:
         line = proc.stdout.readline().strip()
         if not line.startswith("listening "):
             raise RuntimeError(f"the relay did not start: {line!r}")
-        yield line.split()[1]
+        url = line.split()[1]
+        url = url if kind == "torrent" else f"{kind}:{url}"
+        RUNNING[url] = proc
+        yield url
     finally:
+        RUNNING.pop(url, None)
         if proc.stdin:
-            proc.stdin.close()
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.close()
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
 
 
-def init_script(relay_url: str, config: dict[str, Any] | None = None) -> str:
-    settings = {"relays": [relay_url], "iceServers": []}
+def init_script(relay_url: str | list[str], config: dict[str, Any] | None = None) -> str:
+    relays = [relay_url] if isinstance(relay_url, str) else relay_url
+    settings = {"relays": relays, "iceServers": []}
     return (
         f"localStorage.setItem('thousand:net-settings', {json.dumps(json.dumps(settings))});\n"
         f"globalThis.thousandNetConfig = {json.dumps({'record': True, **(config or {})})};"
@@ -80,16 +110,24 @@ def init_script(relay_url: str, config: dict[str, Any] | None = None) -> str:
 class Table:
     """A host and guests, each in its own browser context, seated through the UI."""
 
-    def __init__(self, browser: Browser, site_url: str, relay_url: str, guests: int = 2) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        site_url: str,
+        relay_url: str | list[str],
+        guests: int = 2,
+        config: dict[str, Any] | None = None,
+    ) -> None:
         self.browser = browser
         self.site_url = site_url
         self.relay_url = relay_url
+        self.seconds: list[float] = []  # join_together's figures
         self.contexts = []
         self.pages: list[Page] = []
         self.errors: list[str] = []
         for i in range(guests + 1):
             ctx = browser.new_context()
-            ctx.add_init_script(init_script(relay_url))
+            ctx.add_init_script(init_script(relay_url, config))
             page = ctx.new_page()
             page.on("pageerror", lambda e, i=i: self.errors.append(f"{i}: {e}"))
             page.on(
@@ -125,6 +163,23 @@ class Table:
         page.goto(self.guest_url())
         page.wait_for_selector("#net-lobby[data-seated=true]", timeout=60_000)
         return time.monotonic() - start
+
+    def join_together(self, pages: list[Page], urls: list[str] | None = None) -> list[float]:
+        """Open the link (or each page's url) in every page at once; each page's seconds
+        from navigation start to seated."""
+        for page, url in zip(pages, urls or [self.guest_url()] * len(pages), strict=True):
+            page.goto(url, wait_until="commit")
+        return [
+            page.wait_for_function(SEATED, timeout=60_000, polling=50).json_value() / 1000
+            for page in pages
+        ]
+
+    @staticmethod
+    def rooms_joined(page: Page) -> float:
+        """Seconds from navigation start until the page joined the table's rooms."""
+        return float(
+            page.evaluate("performance.getEntriesByName('thousand:net-rooms')[0].startTime / 1000")
+        )
 
     def start(self) -> None:
         self.host.click("#net-start:not([disabled])", timeout=30_000)

@@ -52,6 +52,7 @@ export class GuestSession extends EventTarget {
     this._n = 0;
     this._pending = new Map();
     this._started = null;
+    this.handlers = {}; // more message types, by the table's own modules (presence.js, chat.js)
     this.auditor = new Auditor({
       engine,
       rules: () => this.table?.rules,
@@ -236,7 +237,8 @@ export class GuestSession extends EventTarget {
           if (body.t === "ok") pending.resolve(this._view);
           else pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
         } else if (body.t === "error" && body.code !== "bad-seed") {
-          this._status({ kind: "error", code: body.code, message: body.message });
+          // A refused chat line is the chat's to show (chat.js), not the table's.
+          this._status({ kind: body.code === "chat-limited" ? body.code : "error", code: body.code, message: body.message });
         }
         break;
       }
@@ -252,7 +254,8 @@ export class GuestSession extends EventTarget {
       case "started":
         break;
       default:
-        this._ignore();
+        if (this.handlers[body.t]) this.handlers[body.t](body);
+        else this._ignore();
     }
   }
 

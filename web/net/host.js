@@ -102,6 +102,7 @@ export class HostSession extends EventTarget {
     this._driving = false;
     this._closed = false;
     this._started = null;
+    this.handlers = {}; // more message types, by the table's own modules (presence.js, chat.js)
     this._sign = signer(record.identity);
     this.transport = new Transport({ room: record.room, key: record.key, relays: record.relays });
     this.transport.addEventListener("join", (e) => this._onJoin(e.detail.peer));
@@ -211,11 +212,11 @@ export class HostSession extends EventTarget {
     return true;
   }
 
-  /** Let a computer play for a guest who has gone (after awayMs); they take it back on return. */
-  standIn(seat, on = true) {
+  /** Let a computer play for a guest who has gone (after awayMs, or at once when they left); they take it back on return. */
+  standIn(seat, on = true, left = false) {
     const s = this.record.seats[seat];
     if (s?.kind !== "guest") return false;
-    if (on && (this.peerOf[seat] || Date.now() - this.awaySince[seat] < this.config.awayMs)) return false;
+    if (on && (this.peerOf[seat] || (!left && Date.now() - this.awaySince[seat] < this.config.awayMs))) return false;
     s.standIn = on;
     this._tableChanged();
     if (on) this._drive();
@@ -351,6 +352,7 @@ export class HostSession extends EventTarget {
       if (msg.t === "hello") this._hello(peer, msg);
       else if (msg.t === "seed") this._seed(peer, msg);
       else if (msg.t === "act") this._guestAct(peer, msg);
+      else this.handlers[msg.t]?.(peer, msg);
     } catch (e) {
       this._reject(peer, e.code ?? "error", e.message, msg.n ?? null);
     }

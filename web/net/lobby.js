@@ -1,9 +1,10 @@
 /* Lobby: owns the network table's own screens — the lobby before the game
  * (link, copy button, QR code, seats with each peer's state, the host's
  * rules read-only, whether hints are allowed — the host's choice, shown to
- * every guest —, computer seats, Start) and, during play, the strip of
- * every seat's connection state, the host's "let a bot play" offers and the
- * fair-deal alarm. It draws into elements of its own (styled by net.css), so
+ * every guest —, computer seats, Start, and what can help when nobody
+ * answers) and, during play, the strip under the page's top bar that holds
+ * the connection picture (presence.js) and the chat's button (chat.js), and
+ * the fair-deal alarm. It draws into elements of its own (styled by net.css), so
  * it does not depend on the table UI; the page hands it a session and gets
  * the session back once the game starts.
  *
@@ -13,8 +14,10 @@
  */
 import { t } from "../i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
+import { showChat } from "./chat.js";
 import { GuestSession } from "./guest.js";
 import { HostSession } from "./host.js";
+import { showPresence } from "./presence.js";
 import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
 
 export { parseLink };
@@ -51,11 +54,10 @@ const WORDS = {
     privacy:
       "The host's browser runs the game, so the host's device can see every hand. Each deal is shuffled from random seeds of every player: the host commits to its seed before the deal, and when the hand is over every guest's browser checks the whole deal against what it was shown. A mismatch warns everyone.",
     settings: "Connection settings",
-    relays: "Relay servers (one WebSocket URL per line; empty: the public defaults)",
+    relays: "Relay servers (one WebSocket URL per line: a WebTorrent tracker, or a Nostr relay written nostr:wss://…; empty: the public ones of both kinds)",
     turn: "TURN server (for strict networks): URL, user name, password",
     save: "Save",
     saved: "Saved: used from the next connection",
-    "let-bot": "Let a computer play for {name}",
     alarm: "Fair-deal check failed for hand {hand} (seat {seat}): {problem}. The host may have changed the cards.",
     leave: "Leave",
   },
@@ -90,11 +92,10 @@ const WORDS = {
     privacy:
       "Игру ведёт браузер хозяина стола, поэтому на его устройстве видны все карты. Каждая раздача тасуется из случайных чисел всех игроков: хозяин заранее фиксирует своё число, а после сдачи браузер каждого гостя проверяет всю раздачу по тому, что ему показывали. При расхождении предупреждение увидят все.",
     settings: "Настройки соединения",
-    relays: "Серверы-посредники (по одному адресу WebSocket в строке; пусто — общедоступные)",
+    relays: "Серверы-посредники (по одному адресу WebSocket в строке: трекер WebTorrent или Nostr-сервер в виде nostr:wss://…; пусто — общедоступные обоих видов)",
     turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
     save: "Сохранить",
     saved: "Сохранено: действует со следующего соединения",
-    "let-bot": "Пусть за {name} играет компьютер",
     alarm: "Проверка честной сдачи не прошла для сдачи {hand} (место {seat}): {problem}. Хозяин стола мог подменить карты.",
     leave: "Выйти",
   },
@@ -193,8 +194,11 @@ function lobby(session) {
   const rules = el("details", { class: "net-rules" });
   const hints = hintsBox(session);
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
+  const settings = settingsBox();
+  const noPeer = noPeerBox(settings);
   const box = el("div", { class: "net-lobby-box" },
     el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
+    noPeer,
     linkBox(session),
     nameBox(session),
     el("h3", { text: w("seats") }),
@@ -202,7 +206,7 @@ function lobby(session) {
     rules,
     hints,
     el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
-    settingsBox(),
+    settings,
     status,
     el("div", { class: "net-lobby-buttons" }, start),
   );
@@ -210,7 +214,7 @@ function lobby(session) {
   document.body.append(root);
 
   const draw = () => {
-    drawSeats(seats, session, true);
+    drawSeats(seats, session);
     drawRules(rules, session.rules);
     drawHints(hints, session);
     const ready = host ? session.ready : false;
@@ -222,11 +226,14 @@ function lobby(session) {
     else status.textContent = w("waiting.start");
     root.dataset.ready = String(ready);
     root.dataset.seated = String(session.seat !== null && Boolean(session.table));
+    drawNoPeer(noPeer, session);
   };
   session.addEventListener("status", draw);
   draw();
+  const redraw = setInterval(draw, 1000); // the no-peer message appears without any event
   return new Promise((resolve) => {
     const done = () => {
+      clearInterval(redraw);
       session.removeEventListener("status", draw);
       root.remove();
       resolve();
@@ -322,6 +329,36 @@ function settingsBox() {
     el("div", {}, save, note));
 }
 
+/** What can help when nobody is found: try again, another relay, a TURN server (the settings). */
+function noPeerBox(settings) {
+  const open = (field) => () => {
+    settings.open = true;
+    settings.querySelector(field)?.focus();
+  };
+  return el("div", { id: "net-nopeer", class: "net-nopeer", role: "alert", hidden: true },
+    el("p", { class: "net-nopeer-text" }),
+    el("p", { class: "net-nopeer-relays" }),
+    el("div", { class: "net-nopeer-buttons" },
+      el("button", { id: "net-retry", type: "button", class: "btn small", text: t("net.nopeer.retry"), onclick: () => location.reload() }),
+      el("button", { id: "net-other-relay", type: "button", class: "btn small", text: t("net.nopeer.relay"), onclick: open("#net-relays") }),
+      el("button", { id: "net-add-turn", type: "button", class: "btn small", text: t("net.nopeer.turn"), onclick: open("#net-turn-url") })));
+}
+
+/** After `noPeerMs` (10 s): a guest that has not met the host, or a host no relay answers, is told so. */
+function drawNoPeer(box, session) {
+  const transport = session.transport;
+  const waitMs = globalThis.thousandNetConfig?.noPeerMs ?? 10_000;
+  const relays = Object.values(transport.relayState());
+  const open = relays.reduce((n, r) => n + r.open, 0);
+  const total = relays.reduce((n, r) => n + r.total, 0);
+  const waited = Date.now() - transport.startedAt >= waitMs;
+  const alone = session.role === "host" ? open === 0 : !session.hostPeer;
+  box.hidden = !(waited && alone);
+  if (box.hidden) return;
+  box.querySelector(".net-nopeer-text").textContent = t(session.role === "host" ? "net.nopeer.host" : "net.nopeer.guest");
+  box.querySelector(".net-nopeer-relays").textContent = t("net.nopeer.relays", { open, total });
+}
+
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
@@ -330,7 +367,7 @@ function seatStatus(s) {
   return w(s.status) ?? s.status;
 }
 
-function drawSeats(list, session, inLobby) {
+function drawSeats(list, session) {
   const host = session.role === "host";
   list.replaceChildren();
   session.seats.forEach((s, i) => {
@@ -340,7 +377,7 @@ function drawSeats(list, session, inLobby) {
       el("span", { class: "net-seat-name", text: s.name || "—" }),
       i === session.seat ? el("span", { class: "net-you", text: ` (${w("you")})` }) : null,
       el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
-    if (host && inLobby && i !== session.seat) {
+    if (host && i !== session.seat) {
       if (s.status === "empty") {
         const level = el("select", { "aria-label": `${w("seat-bot")} ${i}`, class: "net-level" },
           ...["easy", "normal", "strong"].map((l) => el("option", { value: l, text: l, selected: l === "normal" })));
@@ -349,9 +386,6 @@ function drawSeats(list, session, inLobby) {
         li.append(" ", el("button", { type: "button", class: "btn small net-remove", text: w("remove"),
           onclick: () => (s.kind === "bot" ? session.setBot(i, null) : session.unseat(i)) }));
       }
-    }
-    if (host && !inLobby && s.status === "away" && !s.standIn && s.awayMs >= session.config.awayMs) {
-      li.append(" ", el("button", { type: "button", class: "btn small net-stand-in", text: w("let-bot", { name: s.name }), onclick: () => session.standIn(i) }));
     }
     list.append(li);
   });
@@ -367,22 +401,27 @@ function drawRules(details, rules) {
   details.append(dl);
 }
 
-/* --- during play: the status strip and alarms ---------------------------------------------- */
+/* --- during play: the connection picture, the chat and alarms ----------------------------- */
 
 function watch(session) {
   ensureStyle();
+  // In the page's flow under its top bar, so it never covers the cards.
   let strip = document.getElementById("net-strip");
   if (!strip) {
-    strip = el("aside", { id: "net-strip", class: "net-strip", "aria-label": w("seats") });
-    document.body.append(strip);
+    strip = el("aside", { id: "net-strip", class: "net-strip" });
+    const bar = document.querySelector("body > header");
+    if (bar) bar.after(strip);
+    else document.body.prepend(strip);
   }
   const alarms = document.getElementById("net-alarms") ?? el("div", { id: "net-alarms", class: "net-alarms", role: "alert" });
   document.body.append(alarms);
-  const list = el("ol", { class: "net-seats compact" });
+  const seats = el("div", { class: "net-strip-seats" });
+  const chat = el("button", { id: "net-chat-open", type: "button", class: "btn small net-chat-open", "aria-controls": "net-chat" });
   const line = el("span", { class: "net-status-line" });
-  strip.replaceChildren(list, line);
+  strip.replaceChildren(seats, chat, line);
+  showPresence(session, seats);
+  showChat(session, chat);
   const draw = () => {
-    drawSeats(list, session, false);
     line.textContent = session.role === "guest" && session.hostStatus === "away" ? w("host.away") : "";
     strip.dataset.host = session.role === "guest" ? session.hostStatus : "self";
   };
@@ -393,7 +432,5 @@ function watch(session) {
     }
     draw();
   });
-  // Away timers run out without an event; redraw now and then.
-  setInterval(draw, 5000);
   draw();
 }

@@ -14,6 +14,11 @@
 
 export const VERSION = 1;
 export const MAX_NAME = 24;
+export const MAX_CHAT = 200;
+/** The quick reactions of the chat, sent by name and shown in each player's language. */
+export const REACTIONS = ["gg", "wp", "oops"];
+/** Each seat's connection as the host sees it (the presence message). */
+export const PRESENCE = ["host", "bot", "empty", "connected", "reconnecting", "away", "left", "replaced"];
 
 // --- field checks ---------------------------------------------------------------------------
 
@@ -31,12 +36,23 @@ const SEAT = int(0, 3);
 const DEAL = int(0, 100_000);
 const STEP = int(0, 1_000_000);
 const ACTION = text(40, 1);
+const oneOf = (values) => (v) => values.includes(v);
+const presenceSeat = (v) =>
+  isObject(v) &&
+  Object.keys(v).length === 3 &&
+  oneOf(PRESENCE)(v.status) &&
+  nullable(int(0, 60_000))(v.rtt) &&
+  nullable(int(0, 3600))(v.awayLeft);
 
 /** What guests may send to the host. */
 export const TO_HOST = {
   hello: { v: int(VERSION, VERSION), name: text(MAX_NAME, 1), token: nullable(token) },
   act: { seat: SEAT, action: ACTION, n: int(0, 2 ** 31) },
   seed: { deal: DEAL, seed: hex64 },
+  // Chat: a line of text or one of the quick reactions, never both.
+  chat: { text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },
+  // The guest closes or reloads its page: the host may seat a computer at once.
+  bye: {},
 };
 
 /** What guests accept from each other (only the fair-deal alarm, with its evidence). */
@@ -87,6 +103,8 @@ export const FROM_HOST = {
   error: { code: text(40, 1), message: text(500), re: nullable(int(0, 2 ** 31)) },
   alarm: { deal: DEAL, seat: SEAT, problem: text(500) },
   started: {},
+  presence: { seats: list(presenceSeat, 4) },
+  chat: { seat: SEAT, text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },
 };
 const ENVELOPE_KEYS = ["t", "to", "epoch", "n", "time"];
 

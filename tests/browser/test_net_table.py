@@ -1,0 +1,202 @@
+"""Play with friends over two kinds of relay: finding the table, the connection picture, the chat.
+
+One table for the module: a host and two guests in real Chromium contexts,
+signalling through two local relays of different kinds started here (a
+WebTorrent tracker and a Nostr relay). The tracker is killed while the host
+waits in the lobby; both guests then open the link at the same moment and
+still join and play, through the Nostr relay alone. The tests then use the
+table in order: the connection picture with round-trip times (under the
+top bar, clear of the cards), a guest going offline and coming back, the
+chat and its rate limit, and a guest who closes the tab and is replaced by
+a computer at once. The first guest's page is in Russian, so the
+screenshots show both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from net_harness import Table, init_script, kill_relay, relay
+from playwright.sync_api import Browser, Page, expect
+from site_harness import RESULTS
+
+DEAD_RELAYS = ["ws://127.0.0.1:9", "nostr:ws://127.0.0.1:9"]  # nothing listens on port 9
+PHONE = {"width": 360, "height": 740}
+FAST = {"awayMs": 20_000, "pingMs": 500, "lateMs": 3_000, "chatBurst": 5, "chatEveryMs": 2_000}
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at desktop and phone size, for a person to look at."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for label, box in (("desktop", size), ("phone", PHONE)):
+        page.set_viewport_size(box)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(RESULTS / f"net-{name}-{label}.png"))
+    if size:
+        page.set_viewport_size(size)
+
+
+def test_a_guest_nobody_answers_is_told_what_can_help(browser: Browser, site_url: str) -> None:
+    """Relays that do not answer: after the wait the lobby says so and offers retry, relay, TURN."""
+    link = "#room=" + "r" * 22 + "&key=" + "k" * 22
+    for lang in ("en", "ru"):
+        ctx = browser.new_context()
+        ctx.add_init_script(init_script(DEAD_RELAYS, {"noPeerMs": 1500}))
+        page = ctx.new_page()
+        page.goto(f"{site_url}?delay=0&lang={lang}{link}")
+        box = page.locator("#net-nopeer")
+        expect(box).to_be_visible(timeout=30_000)
+        expect(box.locator(".net-nopeer-relays")).to_contain_text(" 0 ")
+        for button in ("#net-retry", "#net-other-relay", "#net-add-turn"):
+            expect(box.locator(button)).to_be_visible()
+        words = "Nobody has answered" if lang == "en" else "пока никто не ответил"
+        expect(box).to_contain_text(words)
+        # "Another relay" opens the connection settings at the relay list.
+        page.click("#net-other-relay")
+        expect(page.locator("#net-relays")).to_be_focused()
+        box.scroll_into_view_if_needed()
+        shots(page, f"nopeer-{lang}")
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def table(browser: Browser, site_url: str) -> Iterator[Table]:
+    with relay("torrent") as tracker, relay("nostr") as nostr:
+        t = Table(browser, site_url, [tracker, nostr], config=FAST)
+        t.open_host()
+        t.host.wait_for_timeout(1500)  # the host is announced on both relays
+        kill_relay(tracker)
+        ru = t.guest_url().replace("?delay=0", "?delay=0&lang=ru", 1)
+        t.seconds = t.join_together(t.guests, [ru, t.guest_url()])
+        t.start()
+        yield t
+        t.close()
+
+
+def presence(page: Page) -> list[str]:
+    return page.locator("#net-strip .net-presence-seat").evaluate_all(
+        "els => els.map((e) => e.dataset.status)"
+    )
+
+
+def test_both_guests_join_at_once_and_play_with_one_relay_dead(table: Table) -> None:
+    assert len(table.seconds) == 2 and all(s < 60 for s in table.seconds)
+    steps = table.host.evaluate("thousand.session.state.step")
+    # Everyone moves through the UI (bidding, talon, the first tricks).
+    table.play_until(lambda: table.host.evaluate("thousand.session.state.step") >= steps + 12)
+    assert table.errors == [] or all("ws://127.0.0.1" in e for e in table.errors), table.errors
+
+
+def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> None:
+    for page in table.pages:
+        expect(page.locator("#net-strip .net-presence-seat")).to_have_count(3)
+        page.wait_for_function(
+            "document.querySelectorAll('#net-strip .net-presence-state').length === 3 && "
+            "[...document.querySelectorAll('#net-strip .net-presence-state')].filter("
+            "(e) => /\\d+ (ms|мс)/.test(e.textContent)).length >= 2",
+            timeout=20_000,
+        )
+        assert presence(page) == ["host", "connected", "connected"], presence(page)
+    # The picture sits in the page's flow: at 360×740 it covers no card.
+    for page in (table.host, table.guests[0]):
+        page.set_viewport_size(PHONE)
+        strip = page.locator("#net-strip").bounding_box()
+        for card in page.locator("#hand [data-card]").all():
+            box = card.bounding_box()
+            assert strip and box and strip["y"] + strip["height"] <= box["y"], (strip, box)
+        page.set_viewport_size({"width": 1280, "height": 720})
+    shots(table.host, "presence-en")
+    shots(table.guests[0], "presence-ru")
+
+
+def seat_of(page: Page) -> str:
+    return str(page.evaluate("thousand.session.seat"))
+
+
+def test_a_guest_that_goes_offline_shows_as_away(table: Table) -> None:
+    offline = table.contexts[2]
+    line = f'#net-strip [data-seat="{seat_of(table.guests[1])}"]'
+    offline.set_offline(True)
+    for page in (table.host, table.guests[0]):
+        expect(page.locator(line)).to_have_attribute("data-status", "away", timeout=15_000)
+    expect(table.host.locator(line)).to_contain_text("a computer may play in")
+    expect(table.guests[0].locator(line)).to_contain_text("отключился")
+    shots(table.host, "away-en")
+    shots(table.guests[0], "away-ru")
+    offline.set_offline(False)
+    for page in (table.host, table.guests[0]):
+        expect(page.locator(line)).to_have_attribute("data-status", "connected", timeout=30_000)
+
+
+def test_chat_lines_and_reactions_reach_everyone(table: Table) -> None:
+    sender = table.guests[0]
+    sender.click("#net-chat-open")
+    sender.fill("#net-chat-text", "Привет всем")
+    sender.press("#net-chat-text", "Enter")
+    sender.click('#net-chat [data-react="gg"]')
+    for page in table.pages:
+        log = page.locator("#net-chat .net-chat-log li")
+        expect(log.filter(has_text="Привет всем")).to_have_count(1)
+        expect(page.locator('#net-chat li[data-react="gg"]')).to_have_count(1)
+    expect(table.host.locator('#net-chat li[data-react="gg"]')).to_contain_text("Good game")
+    expect(sender.locator('#net-chat li[data-react="gg"]')).to_contain_text("Хорошая игра")
+    # The host's own line reaches the guests too; and a closed panel counts what is unread.
+    table.host.click("#net-chat-open")
+    table.host.fill("#net-chat-text", "Well, shall we?")
+    table.host.press("#net-chat-text", "Enter")
+    expect(table.guests[1].locator("#net-chat-open")).to_have_text("Chat (3)")
+    expect(sender.locator("#net-chat li", has_text="Well, shall we?")).to_have_count(1)
+    shots(table.host, "chat-en")
+    shots(sender, "chat-ru")
+    for page in (table.host, sender):
+        page.click("#net-chat .net-chat-close")
+    expect(sender.locator("#net-chat")).to_be_hidden()
+
+
+def test_a_chat_flood_is_rate_limited_and_a_long_line_refused(table: Table) -> None:
+    flooder, reader = table.guests
+    line = f'#net-chat li[data-seat="{seat_of(flooder)}"]'
+    before = reader.locator(line).count()
+    rejected = table.host.evaluate("thousand.session.rejected.byCode['chat-limited'] ?? 0")
+    flooder.evaluate(
+        """() => { const s = thousand.session, say = (m) => s.transport.send(m, s.hostPeer);
+           for (let i = 0; i < 30; i++) say({ t: "chat", text: `spam ${i}`, react: null });
+           say({ t: "chat", text: "x".repeat(201), react: null });
+           say({ t: "chat", text: "both", react: "gg" }); }"""
+    )
+    table.host.wait_for_function(
+        "n => (thousand.session.rejected.byCode['chat-limited'] ?? 0) >= n + 20",
+        arg=rejected,
+        timeout=15_000,
+    )
+    expect(flooder.locator("#net-chat .net-chat-note")).not_to_be_empty()
+    reader.wait_for_timeout(500)
+    arrived = reader.locator(line).count() - before
+    assert 1 <= arrived <= FAST["chatBurst"] + 1, arrived
+    assert reader.locator("#net-chat li", has_text="x" * 201).count() == 0
+    assert reader.locator("#net-chat li", has_text="both").count() == 0
+
+
+def test_a_guest_who_closes_the_tab_can_be_replaced_at_once(table: Table) -> None:
+    line = f'#net-strip [data-seat="{seat_of(table.guests[1])}"]'
+    table.guests[1].close(run_before_unload=True)
+    seat = table.host.locator(line)
+    expect(seat).to_have_attribute("data-status", "left", timeout=15_000)
+    expect(table.guests[0].locator(line)).to_have_attribute("data-status", "left")
+    gone = int(line.split('"')[1])
+    table.host.evaluate(
+        """(gone) => thousand.session.addEventListener("status", (e) => {
+             if (e.detail.kind === "thinking" && e.detail.seat === gone) {
+               window.__movedForIt = true;
+             } })""",
+        gone,
+    )
+    seat.locator(".net-replace").click()
+    expect(seat).to_have_attribute("data-status", "replaced")
+    expect(table.guests[0].locator(line)).to_have_attribute("data-status", "replaced")
+    # The computer now plays that seat: the game goes on with the two people left,
+    # until the computer has moved for it.
+    table.pages.remove(table.guests[1])
+    table.play_until(lambda: table.host.evaluate("window.__movedForIt === true"))

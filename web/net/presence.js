@@ -1,0 +1,194 @@
+/* Presence: owns the live connection picture of a network table — every
+ * seat's state (connected, reconnecting, away with the seconds until a
+ * computer may take over, left, replaced by a computer) with its round-trip
+ * time to the host — and its drawing: a bar under the page's top bar, in
+ * the page's flow, so it never covers the cards.
+ *
+ * The host measures. It pings every seated guest over the connection in use
+ * (Trystero's ping); a guest that has not answered for `lateMs` is
+ * reconnecting, one whose connection is gone is away, and one that said
+ * goodbye (it closed or reloaded its page) has left: the host may seat a
+ * computer for it at once instead of after the away time. The host sends
+ * the picture, signed, to every guest when a state changes, and with fresh
+ * round-trip times every `sendMs`. A guest pings the host too, for its own
+ * line, and says goodbye when its page goes away.
+ *
+ *   showPresence(session, bar)  // host or guest; draws into `bar`
+ */
+import { t } from "../i18n.js";
+
+export const PRESENCE_DEFAULTS = { pingMs: 2000, lateMs: 4500, sendMs: 6000 };
+
+/** The host's side: measure every guest, keep the picture, send it when it changes. */
+class HostPresence extends EventTarget {
+  constructor(session) {
+    super();
+    this.session = session;
+    this.config = { ...PRESENCE_DEFAULTS, ...globalThis.thousandNetConfig };
+    this.rtt = session.record.seats.map(() => null);
+    this.lastPong = session.record.seats.map(() => Date.now());
+    this.left = new Map(); // seat → the peer that said goodbye from it
+    this.sent = { key: "", at: 0 };
+    session.handlers.bye = (peer) => {
+      const seat = session.peers.get(peer)?.seat;
+      if (seat !== null && seat !== undefined) this.left.set(seat, peer);
+      this.update();
+    };
+    session.addEventListener("status", () => this.update());
+    this.timer = setInterval(() => this.tick(), this.config.pingMs);
+  }
+
+  tick() {
+    const { session } = this;
+    session.peerOf.forEach((peer, seat) => {
+      if (!peer) return;
+      session.transport.ping(peer).then((ms) => {
+        if (ms === null || session.peerOf[seat] !== peer) return;
+        this.rtt[seat] = ms;
+        this.lastPong[seat] = Date.now();
+      });
+    });
+    this.update();
+  }
+
+  picture() {
+    const { session } = this;
+    const now = Date.now();
+    return session.record.seats.map((s, i) => {
+      if (s.kind !== "guest") return { status: s.kind, rtt: null, awayLeft: null };
+      const peer = session.peerOf[i];
+      if (this.left.has(i) && peer && peer !== this.left.get(i)) this.left.delete(i); // back, on a new page
+      if (this.left.has(i) && !s.standIn) return { status: "left", rtt: null, awayLeft: 0 };
+      if (peer) {
+        const late = now - this.lastPong[i] > this.config.lateMs;
+        return { status: late ? "reconnecting" : "connected", rtt: late ? null : this.rtt[i], awayLeft: null };
+      }
+      this.lastPong[i] = now; // a new connection starts with a clean slate
+      if (s.standIn) return { status: "replaced", rtt: null, awayLeft: null };
+      const left = Math.max(0, Math.ceil((session.config.awayMs - (now - session.awaySince[i])) / 1000));
+      return { status: "away", rtt: null, awayLeft: Math.min(left, 3600) };
+    });
+  }
+
+  update() {
+    const seats = this.picture();
+    this.seats = seats;
+    const key = JSON.stringify(seats.map((s) => [s.status, s.awayLeft]));
+    const now = Date.now();
+    if (key !== this.sent.key || now - this.sent.at >= this.config.sendMs) {
+      this.sent = { key, at: now };
+      if (this.session.peers.size) this.session._broadcast({ t: "presence", seats });
+    }
+    this.dispatchEvent(new Event("change"));
+  }
+
+  /** Whether the host may seat a computer for this seat now (away time over, or the player left). */
+  canReplace(seat) {
+    const s = this.seats?.[seat];
+    return Boolean(s && (s.status === "left" || (s.status === "away" && s.awayLeft === 0)));
+  }
+
+  replace(seat) {
+    return this.session.standIn(seat, true, this.seats?.[seat]?.status === "left");
+  }
+}
+
+/** A guest's side: the host's picture, with this guest's own round-trip time to the host. */
+class GuestPresence extends EventTarget {
+  constructor(session) {
+    super();
+    this.session = session;
+    this.config = { ...PRESENCE_DEFAULTS, ...globalThis.thousandNetConfig };
+    this.host = null; // the host's picture
+    this.rtt = null;
+    this.lastPong = Date.now();
+    session.handlers.presence = (body) => {
+      this.host = body.seats;
+      this.dispatchEvent(new Event("change"));
+    };
+    session.addEventListener("status", () => this.dispatchEvent(new Event("change")));
+    this.timer = setInterval(() => this.tick(), this.config.pingMs);
+    // Closing or reloading the page: tell the host first, so it need not wait.
+    session.transport.addEventListener("closing", () => {
+      if (session.hostPeer) session.transport.send({ t: "bye" }, session.hostPeer);
+    });
+  }
+
+  tick() {
+    const peer = this.session.hostPeer;
+    if (!peer) return;
+    this.session.transport.ping(peer).then((ms) => {
+      if (ms === null) return;
+      this.rtt = ms;
+      this.lastPong = Date.now();
+    });
+    this.dispatchEvent(new Event("change"));
+  }
+
+  get seats() {
+    const { session } = this;
+    return (this.host ?? []).map((s, i) => {
+      if (i === session.seat) return { ...s, status: "connected", rtt: this.rtt };
+      if (s.status !== "host") return s;
+      if (!session.hostPeer) return { status: "away", rtt: null, awayLeft: null };
+      const late = Date.now() - this.lastPong > this.config.lateMs;
+      return { status: late ? "reconnecting" : "host", rtt: late ? null : this.rtt, awayLeft: null };
+    });
+  }
+
+  canReplace() {
+    return false;
+  }
+}
+
+/** The words of one seat's state, in the page's language. */
+export function presenceText(s) {
+  if (s.status === "away" && s.awayLeft) return t("net.presence.away.wait", { s: s.awayLeft });
+  return t(`net.presence.${s.status}`);
+}
+
+/** Draw the connection picture of `session` into `bar` and keep it up to date; returns the model. */
+export function showPresence(session, bar) {
+  const model = session.role === "host" ? new HostPresence(session) : new GuestPresence(session);
+  session.presence = model;
+  const list = document.createElement("ol");
+  list.className = "net-presence-seats";
+  bar.classList.add("net-presence");
+  bar.setAttribute("aria-label", t("net.presence.title"));
+  bar.replaceChildren(list);
+  const draw = () => {
+    const names = session.seats ?? [];
+    const seats = model.seats ?? [];
+    bar.hidden = !seats.length;
+    list.replaceChildren(
+      ...seats.map((s, i) => {
+        const li = document.createElement("li");
+        li.className = "net-presence-seat";
+        li.dataset.seat = String(i);
+        li.dataset.status = s.status;
+        const dot = document.createElement("span");
+        dot.className = "net-dot";
+        dot.setAttribute("aria-hidden", "true");
+        const name = document.createElement("span");
+        name.className = "net-presence-name";
+        name.textContent = (names[i]?.name || "—") + (i === session.seat ? ` (${t("net.presence.you")})` : "");
+        const state = document.createElement("span");
+        state.className = "net-presence-state";
+        state.textContent = presenceText(s) + (s.rtt !== null && s.rtt !== undefined ? ` · ${t("net.presence.rtt", { ms: s.rtt })}` : "");
+        li.append(dot, name, state);
+        if (model.canReplace(i) && names[i]?.standIn !== true) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.className = "btn small net-replace";
+          button.textContent = t("net.presence.replace");
+          button.addEventListener("click", () => model.replace(i));
+          li.append(button);
+        }
+        return li;
+      }),
+    );
+  };
+  model.addEventListener("change", draw);
+  draw();
+  return model;
+}
