@@ -76,11 +76,27 @@ def _turn(peer: PrivatePeer) -> int | None:
     return f.current_player
 
 
+def _view(peer: PrivatePeer, seat: int) -> dict[str, Any]:
+    """What ``seat`` may know now; while cards are moving, no move and no card not yet read.
+
+    Until the declarer has read the talon, the follower's game holds stand-in
+    cards there: they are left out of the hand and the talon.
+    """
+    view = peer.follower.view(seat)
+    if _turn(peer) is None:
+        view["legal"] = []
+    if not peer.talon_ready and peer.follower.hands is not None:
+        known = set(peer.follower.hands.get(seat, []))
+        view["hand"] = [c for c in view["hand"] if c in known]
+        view["talon"] = None
+    return view
+
+
 def _state(peer: PrivatePeer, out: list[Message] | None = None) -> dict[str, Any]:
     """What the page needs after a change: the messages to send, its seats' views, verdicts."""
     f = peer.follower
     views: list[dict[str, Any] | None] = [
-        f.view(s) if s in peer.seats else None for s in range(peer.players)
+        _view(peer, s) if s in peer.seats else None for s in range(peer.players)
     ]
     any_view = f.game.view(None)
     return {

@@ -1,9 +1,9 @@
 /* Lobby: owns the network table's own screens — the lobby before the game
  * (link, copy button, QR code, seats with each peer's state, the host's
  * rules read-only, whether hints are allowed — the host's choice, shown to
- * every guest —, computer seats, Start) and, during play, the strip of
- * every seat's connection state, the host's "let a bot play" offers and the
- * fair-deal alarm. It draws into elements of its own (styled by net.css), so
+ * every guest —, computer seats, Start, what stays private) and, during
+ * play, the strip of every seat's connection state and the cheats that
+ * every peer's check of a deal names. It draws into elements of its own (styled by net.css), so
  * it does not depend on the table UI; the page hands it a session and gets
  * the session back once the game starts.
  *
@@ -48,15 +48,12 @@ const WORDS = {
     "host.away": "The host is not connected. Waiting for the host to come back…",
     full: "Every seat is taken: you can only watch who is here.",
     name: "Your name",
-    privacy:
-      "The host's browser runs the game, so the host's device can see every hand. Each deal is shuffled from random seeds of every player: the host commits to its seed before the deal, and when the hand is over every guest's browser checks the whole deal against what it was shown. A mismatch warns everyone.",
     settings: "Connection settings",
     relays: "Relay servers (one WebSocket URL per line; empty: the public defaults)",
     turn: "TURN server (for strict networks): URL, user name, password",
     save: "Save",
     saved: "Saved: used from the next connection",
     "let-bot": "Let a computer play for {name}",
-    alarm: "Fair-deal check failed for hand {hand} (seat {seat}): {problem}. The host may have changed the cards.",
     leave: "Leave",
   },
   ru: {
@@ -87,15 +84,12 @@ const WORDS = {
     "host.away": "Хозяин стола отключился. Ждём его возвращения…",
     full: "Все места заняты: можно только смотреть, кто за столом.",
     name: "Ваше имя",
-    privacy:
-      "Игру ведёт браузер хозяина стола, поэтому на его устройстве видны все карты. Каждая раздача тасуется из случайных чисел всех игроков: хозяин заранее фиксирует своё число, а после сдачи браузер каждого гостя проверяет всю раздачу по тому, что ему показывали. При расхождении предупреждение увидят все.",
     settings: "Настройки соединения",
     relays: "Серверы-посредники (по одному адресу WebSocket в строке; пусто — общедоступные)",
     turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
     save: "Сохранить",
     saved: "Сохранено: действует со следующего соединения",
     "let-bot": "Пусть за {name} играет компьютер",
-    alarm: "Проверка честной сдачи не прошла для сдачи {hand} (место {seat}): {problem}. Хозяин стола мог подменить карты.",
     leave: "Выйти",
   },
 };
@@ -158,8 +152,11 @@ export async function hostTable({ engine, name, preset = "classic", rules = {}, 
   if (record) {
     session = new HostSession({ engine, record });
   } else {
-    const full = await engine.call("net_rules", preset, rules);
+    // The private deal is for three or four players: a two-player setting seats three.
+    const two = rules.players === 2;
+    const full = await engine.call("net_rules", preset, two ? { ...rules, players: 3 } : rules);
     session = await HostSession.create({ engine, name, rules: full, levels: [] });
+    session.fromTwo = two;
     history.replaceState(null, "", session.link);
   }
   watch(session);
@@ -192,6 +189,8 @@ function lobby(session) {
   const seats = el("ol", { id: "net-seats", class: "net-seats", "aria-label": w("seats") });
   const rules = el("details", { class: "net-rules" });
   const hints = hintsBox(session);
+  // A computer seat's cards are known to the host's browser, which runs it.
+  const bots = el("p", { class: "net-bots", id: "net-bots", text: t("net.bots") });
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
   const box = el("div", { class: "net-lobby-box" },
     el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
@@ -201,7 +200,9 @@ function lobby(session) {
     seats,
     rules,
     hints,
-    el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
+    el("p", { class: "net-privacy", id: "net-privacy", text: t("net.privacy") }),
+    bots,
+    el("p", { class: "net-two", id: "net-two", text: t("net.two"), hidden: !session.fromTwo }),
     settingsBox(),
     status,
     el("div", { class: "net-lobby-buttons" }, start),
@@ -213,6 +214,7 @@ function lobby(session) {
     drawSeats(seats, session, true);
     drawRules(rules, session.rules);
     drawHints(hints, session);
+    bots.hidden = !session.seats.some((s) => s.kind === "bot");
     const ready = host ? session.ready : false;
     start.disabled = !ready;
     if (host) status.textContent = ready ? "" : w("waiting.seats");
@@ -389,7 +391,8 @@ function watch(session) {
   session.addEventListener("status", (e) => {
     if (e.detail.kind === "alarm") {
       alarms.append(el("p", { class: "net-alarm", "data-deal": String(e.detail.deal),
-        text: w("alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
+        "data-seat": String(e.detail.seat),
+        text: t("net.alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
     }
     draw();
   });
