@@ -287,6 +287,8 @@ export class GuestSession extends EventTarget {
         this._update(Infinity);
       });
     });
+    // Catching up: the table shows once it is where the others are.
+    if (i < this._hostCount - 1) return;
     const view = this.state.views[this.seat];
     this._view = { ...view, rules: this.table?.rules };
     this.dispatchEvent(new CustomEvent("view", { detail: this._view }));
