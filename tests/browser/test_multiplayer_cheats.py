@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import mental_poker as mp
 import pytest
-from net_harness import Table, master_of, position_of, public_messages, received, relay, seat_secret
+from net_harness import (
+    Table,
+    master_of,
+    mp,
+    position_of,
+    public_messages,
+    received,
+    relay,
+    seat_secret,
+)
 from playwright.sync_api import Browser, Page
 from site_harness import RESULTS
 from thousand.cards import parse_card, suit_of
@@ -107,9 +115,17 @@ def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> N
     def can_revoke(view: dict) -> bool:
         return bool(view["trick"]) and any(f"play {c}" not in view["legal"] for c in view["hand"])
 
+    def dealt(card: str) -> int | None:
+        """The card's deal position, found with the cheat's own key (None: it came in a pass)."""
+        try:
+            return position_of(master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, 0)
+        except LookupError:
+            return None
+
     view = until_to_play(t, cheat, can_revoke)
-    card = next(c for c in view["hand"] if f"play {c}" not in view["legal"])
-    position = position_of(master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, 0)
+    card, position = next(
+        (c, j) for c in view["hand"] if f"play {c}" not in view["legal"] and (j := dealt(c)) is not None
+    )
     cheat.evaluate(SEND_PLAY, [card, position])
     named_by(t, [t.host, t.guests[1]], seat_of(cheat))
     assert any(f"play {card}" in a for a in t.alarms(t.host)), t.alarms(t.host)
