@@ -122,8 +122,8 @@ def master_of(page: Page) -> str:
     """The page's own master secret, from its own storage."""
     return str(
         page.evaluate(
-            """() => { const s = thousand.session;
-               const key = s.role === "host" ? `thousand:net:host:${s.room}` : `thousand:net:guest:${s.room}`;
+            """() => { // before the start there is no session yet: this context holds one table
+               const key = Object.keys(localStorage).find((k) => /^thousand:net:(host|guest):/.test(k));
                return JSON.parse(localStorage.getItem(key)).master; }"""
         )
     )

@@ -139,7 +139,7 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
     chosen = mp.to_wire(mp.lock(key, [mp.encode(parse_card("AH"))])[0])
     t.host.evaluate(
         """(chosen) => {
-      const engine = thousand.session.engine, call = engine.call.bind(engine);
+      const engine = thousand.engine, call = engine.call.bind(engine);
       engine.call = async (name, ...args) => {
         const state = await call(name, ...args);
         for (const m of state?.out ?? []) if (m.t === "shuffle" && m.seat === 0 && m.deal === 0) m.deck[0] = chosen;
