@@ -123,7 +123,8 @@ def master_of(page: Page) -> str:
     return str(
         page.evaluate(
             """() => { // before the start there is no session yet: this context holds one table
-               const key = Object.keys(localStorage).find((k) => /^thousand:net:(host|guest):/.test(k));
+               const key = Object.keys(localStorage)
+                 .find((k) => /^thousand:net:(host|guest):/.test(k));
                return JSON.parse(localStorage.getItem(key)).master; }"""
         )
     )
@@ -169,7 +170,9 @@ def opened_by(master: str, seat: int, messages: list[dict[str, Any]], deal: int 
     return out
 
 
-def true_deal(messages: list[dict[str, Any]], players: int, dealer: int, deal: int = 0) -> dict[str, Any]:
+def true_deal(
+    messages: list[dict[str, Any]], players: int, dealer: int, deal: int = 0
+) -> dict[str, Any]:
     """The deal once every key is revealed: each seat's hand, the talon, what was passed to whom."""
     ms = [m for m in messages if m.get("deal") == deal]
     final = [int(x, 16) for x in [m for m in ms if m["t"] == "shuffle"][-1]["deck"]]
@@ -194,7 +197,9 @@ def true_deal(messages: list[dict[str, Any]], players: int, dealer: int, deal: i
     }
 
 
-def position_of(master: str, seat: int, messages: list[dict[str, Any]], card: str, deal: int) -> int:
+def position_of(
+    master: str, seat: int, messages: list[dict[str, Any]], card: str, deal: int
+) -> int:
     """Where this seat's own card lies in the deal, found with its own key only."""
     secret = seat_secret(master, seat, deal)
     unlocks = [m for m in messages if m.get("deal") == deal and m["t"] == "unlock"]

@@ -17,7 +17,6 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from net_harness import (
@@ -29,7 +28,7 @@ from net_harness import (
     relay,
     true_deal,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_harness import RESULTS
 
@@ -70,7 +69,9 @@ def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
         expect(guest.locator("#net-hints-state")).to_have_text("Hints are allowed at this table.")
     # The lobby says what stays private, and no longer that the host sees every hand.
     for page in t.pages:
-        expect(page.locator("#net-privacy")).to_contain_text("The host learns no more than any guest")
+        expect(page.locator("#net-privacy")).to_contain_text(
+            "The host learns no more than any guest"
+        )
         expect(page.locator("#net-bots")).to_be_hidden()  # people only: no computer seat
     lobby_shots(t)
     t.start()
@@ -127,12 +128,16 @@ def test_a_full_hand_through_the_ui_leaks_no_hidden_card(table: Table) -> None:
         opened = opened_by(master_of(page), seat, before)
         # The talon is this seat's to know if it was shown to all or it took it.
         shown = len(talon_openers) == 3 or seat not in talon_openers
-        allowed = truth["hands"][seat] | truth["passed"][seat] | (truth["talon"] if shown else set())
+        allowed = (
+            truth["hands"][seat] | truth["passed"][seat] | (truth["talon"] if shown else set())
+        )
         assert truth["hands"][seat] <= opened, "the seat's own keys open its own cards"
         assert opened <= allowed, f"seat {seat} could read {opened - allowed}"
         # Nobody could open another seat's cards even with all they received.
         others = set().union(*(truth["hands"][s] for s in range(3) if s != seat))
-        assert not (opened_by(master_of(page), seat, messages) & (others - allowed - truth["talon"]))
+        assert not (
+            opened_by(master_of(page), seat, messages) & (others - allowed - truth["talon"])
+        )
     # The host relayed the guests' messages; no view or hand of theirs ever passed through it.
     assert not any(m.get("t") == "view" for m in received(table.guests[0]))
     assert table.errors == []
@@ -249,11 +254,11 @@ def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
 
 def test_the_host_reloads_mid_hand_and_resumes(table: Table) -> None:
     host = table.host
-    game_before = host.evaluate("thousand.session.record.game")
+    game_before = host.evaluate("JSON.stringify(thousand.session.record.log)")
     hand = table.view(host)["hand"]
     host.reload()
     host.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
-    assert host.evaluate("thousand.session.record.game") == game_before
+    assert host.evaluate("JSON.stringify(thousand.session.record.log)") == game_before
     assert table.view(host)["hand"] == hand
     for guest in table.guests:
         guest.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)

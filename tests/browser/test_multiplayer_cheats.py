@@ -50,7 +50,7 @@ def seat_of(page: Page) -> int:
 
 
 def until_to_play(t: Table, page: Page, want: object = None) -> dict:
-    """Everyone plays on through the UI until ``page``'s seat is to play a card (and ``want(view)``)."""
+    """Everyone plays on through the UI until ``page``'s seat is to play a card (and want(view))."""
     seat = seat_of(page)
 
     def ready() -> bool:
@@ -95,11 +95,15 @@ def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> Non
     cheat, victim = t.guests
     view = until_to_play(t, cheat)
     theirs = t.view(victim)["hand"]
-    mine = [a.split()[1] for a in view["legal"] if a.startswith("play ") and not a.endswith(" declare")]
-    # A card of the other guest's hand, of a suit the cheat may play now, from one of its own positions.
+    mine = [
+        a.split()[1] for a in view["legal"] if a.startswith("play ") and not a.endswith(" declare")
+    ]
+    # A card of the other guest's hand, of a suit the cheat may play, from a position of its own.
     suits = {suit_of(parse_card(c)) for c in mine}
     card = next((c for c in theirs if suit_of(parse_card(c)) in suits), theirs[0])
-    own = position_of(master_of(cheat), seat_of(cheat), public_messages(received(cheat)), mine[0], 0)
+    own = position_of(
+        master_of(cheat), seat_of(cheat), public_messages(received(cheat)), mine[0], 0
+    )
     cheat.evaluate(SEND_PLAY, [card, own])
     named_by(t, [t.host, victim], seat_of(cheat))
     assert "played" in " ".join(t.alarms(t.host))
@@ -118,20 +122,26 @@ def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> N
     def dealt(card: str) -> int | None:
         """The card's deal position, found with the cheat's own key (None: it came in a pass)."""
         try:
-            return position_of(master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, 0)
+            return position_of(
+                master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, 0
+            )
         except LookupError:
             return None
 
     view = until_to_play(t, cheat, can_revoke)
     card, position = next(
-        (c, j) for c in view["hand"] if f"play {c}" not in view["legal"] and (j := dealt(c)) is not None
+        (c, j)
+        for c in view["hand"]
+        if f"play {c}" not in view["legal"] and (j := dealt(c)) is not None
     )
     cheat.evaluate(SEND_PLAY, [card, position])
     named_by(t, [t.host, t.guests[1]], seat_of(cheat))
     assert any(f"play {card}" in a for a in t.alarms(t.host)), t.alarms(t.host)
 
 
-def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named(table: Table) -> None:
+def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named(
+    table: Table,
+) -> None:
     t = table
     # The host's key for the first deal, from its own storage: it locks the card it wants
     # and slips it into its shuffled deck in place of a card.
@@ -142,7 +152,8 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
       const engine = thousand.engine, call = engine.call.bind(engine);
       engine.call = async (name, ...args) => {
         const state = await call(name, ...args);
-        for (const m of state?.out ?? []) if (m.t === "shuffle" && m.seat === 0 && m.deal === 0) m.deck[0] = chosen;
+        for (const m of state?.out ?? [])
+          if (m.t === "shuffle" && m.seat === 0 && m.deal === 0) m.deck[0] = chosen;
         return state;
       };
     }""",

@@ -100,6 +100,7 @@ export class HostSession extends EventTarget {
     this.rejected = { total: 0, byCode: {} };
     this.log = [];
     this.verdicts = new Verdicts((alarm) => this._status({ kind: "alarm", ...alarm }));
+    this.shuffledFrom = {}; // deal → when its shuffle began (Date.now())
     this._queue = Promise.resolve();
     this._outbox = Promise.resolve();
     this._driving = false;
@@ -450,6 +451,7 @@ export class HostSession extends EventTarget {
     while (queue.length) {
       const m = queue.shift();
       const i = this.record.log.push(m) - 1;
+      if (m.t === "shuffle" && m.seat === 0) this.shuffledFrom[m.deal] = Date.now(); // for the bench
       this._broadcast({ t: "pub", i, m });
       this.state = await this.engine.call("net_private_receive", m);
       queue.push(...this.state.out);

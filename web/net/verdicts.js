@@ -14,6 +14,7 @@ export class Verdicts {
     this.checked = 0; // deals audited and found fair
     this._seen = new Set();
     this._timer = null;
+    this.dealtAt = {}; // deal → when this peer could read its cards (Date.now(), for the bench)
   }
 
   /**
@@ -36,6 +37,7 @@ export class Verdicts {
   }
 
   update(state) {
+    if (state && state.waiting !== "deal" && !(state.deal in this.dealtAt)) this.dealtAt[state.deal] = Date.now();
     for (const [deal, found] of Object.entries(state?.verdicts ?? {})) {
       if (this._seen.has(deal)) continue;
       this._seen.add(deal);
