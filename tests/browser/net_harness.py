@@ -348,6 +348,32 @@ class Table:
         )
         return True
 
+    def until_to_play(self, page: Page, want: Any = None) -> dict[str, Any]:
+        """Everyone plays on through the UI until ``page``'s seat is to play a card
+        (and ``want(view)``); its view then."""
+        seat = page.evaluate("thousand.session.seat")
+
+        def ready() -> bool:
+            view = self.view(page)
+            return (
+                view["phase"] == "play"
+                and view["turn"] == seat
+                and bool(view["legal"])
+                and (want is None or want(view))
+            )
+
+        for _ in range(600):
+            if ready():
+                return self.view(page)  # type: ignore[no-any-return]
+            moved = False
+            for other in self.pages:
+                if ready():
+                    break
+                moved = self.act_once(other) or moved
+            if not moved:
+                time.sleep(0.05)
+        raise AssertionError("the seat never got to play a card")
+
     def play_until(self, done: Any, limit: int = 400) -> None:
         """Let whoever is to move act through the UI until done() is true."""
         for _ in range(limit):

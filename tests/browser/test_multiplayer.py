@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -287,23 +286,7 @@ def test_a_guest_asks_for_a_hint_where_the_host_allows_them(table: Table) -> Non
     guest.screenshot(path=str(RESULTS / "multiplayer-rules-hints-guest.png"))
     guest.locator('dialog[data-dialog="rules"] .dialog-buttons .btn.primary').click()
 
-    # Everyone plays on until the guest is to play a card.
-    def guest_to_play() -> bool:
-        view = table.view(guest)
-        return view["phase"] == "play" and view["turn"] == seat and bool(view["legal"])
-
-    for _ in range(400):
-        if guest_to_play():
-            break
-        moved = False
-        for page in table.pages:
-            if guest_to_play():
-                break
-            moved = table.act_once(page) or moved
-        if not moved:
-            time.sleep(0.05)
-    else:
-        raise AssertionError("the guest never got to play a card")
+    table.until_to_play(guest)  # everyone plays on until the guest is to play a card
     table.close_dialogs(guest)
     expect(guest.locator("#btn-undo")).to_be_hidden()  # no undo at a network table
     steps = table.steps()

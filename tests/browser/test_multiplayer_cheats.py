@@ -49,32 +49,6 @@ def seat_of(page: Page) -> int:
     return int(page.evaluate("thousand.session.seat"))
 
 
-def until_to_play(t: Table, page: Page, want: object = None) -> dict:
-    """Everyone plays on through the UI until ``page``'s seat is to play a card (and want(view))."""
-    seat = seat_of(page)
-
-    def ready() -> bool:
-        view = t.view(page)
-        return (
-            view["phase"] == "play"
-            and view["turn"] == seat
-            and bool(view["legal"])
-            and (want is None or want(view))  # type: ignore[operator]
-        )
-
-    for _ in range(600):
-        if ready():
-            return t.view(page)  # type: ignore[no-any-return]
-        moved = False
-        for other in t.pages:
-            if ready():
-                break
-            moved = t.act_once(other) or moved
-        if not moved:
-            page.wait_for_timeout(50)
-    raise AssertionError("the seat never got to play a card")
-
-
 SEND_PLAY = """([card, position]) => {
   const s = thousand.session;
   s.transport.send({ t: "act", deal: s.state.deal, seat: s.seat, action: "play " + card,
@@ -93,7 +67,7 @@ def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> Non
     t = table
     t.start()
     cheat, victim = t.guests
-    view = until_to_play(t, cheat)
+    view = t.until_to_play(cheat)
     theirs = t.view(victim)["hand"]
     mine = [
         a.split()[1] for a in view["legal"] if a.startswith("play ") and not a.endswith(" declare")
@@ -128,7 +102,7 @@ def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> N
         except LookupError:
             return None
 
-    view = until_to_play(t, cheat, can_revoke)
+    view = t.until_to_play(cheat, can_revoke)
     card, position = next(
         (c, j)
         for c in view["hand"]
