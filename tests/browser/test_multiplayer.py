@@ -267,7 +267,6 @@ def test_the_host_reloads_mid_hand_and_resumes(table: Table) -> None:
 
 def test_a_guest_asks_for_a_hint_where_the_host_allows_them(table: Table) -> None:
     host, guest = table.host, table.guests[0]
-    seat = guest.evaluate("thousand.session.seat")
     errors_before = len(table.errors)
     # Every player sees the table's setting in the Rules dialog's house rules
     # (once the guest's own engine is up: the table may come before it).
