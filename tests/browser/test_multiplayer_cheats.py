@@ -22,7 +22,7 @@ from net_harness import (
     relay,
     seat_secret,
 )
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from site_harness import RESULTS
 from thousand.cards import parse_card, suit_of
 
@@ -40,7 +40,14 @@ def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
     t = Table(browser, site_url, relay_url, config={"revealMs": REVEAL_MS})
     t.open_host()
     t.join(t.guests[0])
+    # A computer seat's cards are the host's to know, and the lobby says so while there is one.
+    t.host.locator('#net-seats li[data-seat="2"] .net-seat-bot').click()
+    for page in t.pages[:2]:
+        expect(page.locator("#net-bots")).to_be_visible()
+    t.host.locator('#net-seats li[data-seat="2"] .net-remove').click()
+    expect(t.host.locator("#net-bots")).to_be_hidden()
     t.join(t.guests[1], lang="ru")
+    expect(t.guests[1].locator("#net-privacy")).to_contain_text("Хозяин стола знает не больше")
     yield t
     t.close()
 
@@ -65,6 +72,13 @@ def named_by(t: Table, pages: list[Page], seat: int) -> None:
 
 def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> None:
     t = table
+    guest = t.guests[1]  # in Russian: its lobby, desktop and phone size, for a person to look at
+    size = guest.viewport_size
+    for name, box in (("desktop", size), ("phone", {"width": 360, "height": 740})):
+        guest.set_viewport_size(box)  # type: ignore[arg-type]
+        guest.locator("#net-privacy").scroll_into_view_if_needed()
+        guest.screenshot(path=str(RESULTS / f"multiplayer-lobby-private-guest-ru-{name}.png"))
+    guest.set_viewport_size(size)  # type: ignore[arg-type]
     t.start()
     cheat, victim = t.guests
     view = t.until_to_play(cheat)
