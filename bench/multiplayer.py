@@ -13,12 +13,17 @@ browser contexts with host candidates only. It prints
   seat; the host then frees both seats for the next run. Median (and
   range) over ``--runs`` runs of the guest seated first and of the one
   seated second, measured in the page (navigation start to seated);
+- the private deal's shuffle and deal, per hand: from the moment the host
+  publishes seat 0's shuffle of a deal until the last of the three peers
+  can read its cards (all three shuffles and every seat's unlocks crossed
+  the network, every exponentiation in each page's Pyodide), median over
+  the hands played;
 - messages and bytes per hand: a host and two guests then play
   ``--hands`` whole hands through the UI (the host's two opponents are
   people, so every move crosses the network), and every message each peer
   sends is counted: the host's signed envelopes (one per recipient) and
-  the guests' actions and seeds. Bytes are the JSON texts handed to the
-  transport; WebRTC's own framing and encryption come on top.
+  the guests' part of the private deal. Bytes are the JSON texts handed
+  to the transport; WebRTC's own framing and encryption come on top.
 
     python bench/multiplayer.py [--runs 5] [--hands 3] [--relays both|torrent|nostr]
 """
@@ -34,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from net_harness import Table, init_script, relay  # noqa: E402
@@ -95,14 +101,18 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     """Play the first hand, then count what crosses the network over the next `hands` hands."""
     table.play_until(lambda: table.hand_no(table.host) >= 2, limit=1000)
     before, kinds_before = snapshot(table), kinds(table)
-    step = "thousand.session.state.step"
+    step = "thousand.session.record.log.filter((m) => m.t === 'act').length"
     steps_before = table.host.evaluate(step)
     first = table.hand_no(table.host)
     table.play_until(lambda: table.hand_no(table.host) >= first + hands, limit=1000 * hands)
     after, kinds_after = snapshot(table), kinds(table)
     steps = table.host.evaluate(step) - steps_before
     d = [{k: a[k] - b[k] for k in a} for a, b in zip(after, before, strict=True)]
+    started = table.host.evaluate("thousand.session.shuffledFrom")
+    dealt = [page.evaluate("thousand.session.verdicts.dealtAt") for page in table.pages]
+    deals = [k for k in started if k != "0" and all(k in x for x in dealt)]
     return {
+        "deal_s": [(max(x[k] for x in dealt) - started[k]) / 1000 for k in deals],
         "host_msgs": d[0]["sent"] / hands,
         "host_bytes": d[0]["sentBytes"] / hands,
         "guest_msgs": sum(x["sent"] for x in d[1:]) / hands,
@@ -167,6 +177,7 @@ def main() -> None:
     )
     total_msgs = t["host_msgs"] + t["guest_msgs"]
     total_bytes = t["host_bytes"] + t["guest_bytes"]
+    print(f"  shuffle + deal (3 peers): {line(t['deal_s'])}")
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")

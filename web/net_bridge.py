@@ -1,39 +1,32 @@
 """Network bridge: the Python end of multiplayer (web/net/), beside engine_bridge.
 
-This module owns the host's authoritative game of a network table and the
-hashing and checking of the fair deal (commit–reveal). Its methods are
-registered with engine_bridge's ``@method`` under ``net_…`` names, so the
-page reaches them with ``engine.call("net_…", …)`` like any engine call.
-It keeps its own game, apart from the bridge's offline one, so a network
-table and the offline UI never step on each other's state.
+This module owns the one private peer (:class:`private_table.PrivatePeer`)
+a page plays at a network table: the host's (its own seat and the computer
+seats) or a guest's (its own seat). No peer holds the whole deal: every
+peer follows the hand from what its seats know and the public messages, in
+the order the host relays them, and checks the deal when every seat has
+revealed its keys (web/net/PRIVATE_DEAL.md). Its methods are registered
+with engine_bridge's ``@method`` under ``net_…`` names, so the page reaches
+them with ``engine.call("net_…", …)``; it keeps its own state, apart from
+the bridge's offline game.
 
-The fair deal of deal ``k`` (redeals count: the engine's deal number):
-
-1. the host draws ``host_seed`` and ``nonce`` and publishes
-   ``commit = H("thousand/commit/1|" + host_seed + "|" + nonce)``;
-2. every guest then sends a random seed;
-3. the deal is shuffled from ``deal_seed = H("thousand/deal-seed/1|" +
-   host_seed + "|" + guest seeds in seat order)`` (``-`` for a seat that
-   sent none), which the host sets with ``Game.set_deal_seed`` (deal 0 is
-   the match seed of ``Game.new``);
-4. when the deal is over the host reveals ``host_seed``, ``nonce``, the
-   guest seeds and the action log; each guest's own engine replays the
-   match and compares every view it was sent during that deal with the
-   view the replay gives (:func:`audit`).
+A reloaded page rebuilds its peer from its master secret (kept in its own
+storage) and the public messages so far (:func:`net_private_replay`).
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-import json
 from typing import Any
 
 from engine_bridge import method
-from thousand import Game, Rules
+from private_table import Message, PrivatePeer
+from thousand import Rules
 from thousand.actions import IllegalAction
 
-HEX_SEED_LENGTH = 64
-"""Seeds on the wire are 32 random bytes as lowercase hex."""
+FIRST_DEALER = 0
+"""Every network match starts with seat 0 dealing, so seat 1 bids first."""
 
 
 class NotYourTurn(IllegalAction):
@@ -43,280 +36,172 @@ class NotYourTurn(IllegalAction):
         super().__init__(message, "not_your_turn")
 
 
+class Stale(IllegalAction):
+    """A message for another deal, or one already received (a resend after a reload)."""
+
+
+class Refused(IllegalAction):
+    """A message this peer can see breaks the protocol or the rules: it is not relayed."""
+
+
 class NoGame(LookupError):
-    """A host call before the network game exists."""
+    """A call before this page's private peer exists."""
 
 
-_host: Game | None = None
+_peer: PrivatePeer | None = None
 
 
-def _game() -> Game:
-    if _host is None:
-        raise NoGame("no network game yet: call net_host_new or net_host_load first")
-    return _host
+def _current() -> PrivatePeer:
+    if _peer is None:
+        raise NoGame("no network game yet: call net_private_new first")
+    return _peer
 
 
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _new(rules: dict[str, Any], seats: list[int], master: str) -> PrivatePeer:
+    global _peer
+    full = Rules.from_dict(rules)
+    if full.players == 2:
+        raise ValueError("a network table is for three or four players")
+    _peer = PrivatePeer(full, FIRST_DEALER, sorted(int(s) for s in seats), master)
+    return _peer
 
 
-def _is_seed(value: Any) -> bool:
-    return (
-        isinstance(value, str)
-        and len(value) == HEX_SEED_LENGTH
-        and all(c in "0123456789abcdef" for c in value)
-    )
+def _turn(peer: PrivatePeer) -> int | None:
+    """Who moves now, or ``None`` while cards are moving, keys are revealed or a cheat is named."""
+    f = peer.follower
+    if f.waiting is not None or peer.revealing or peer.pending_give is not None:
+        return None
+    if not peer.talon_ready:
+        return None
+    return f.current_player
 
 
-@method
-def net_commit(host_seed: str, nonce: str) -> str:
-    """The host's published commitment to ``host_seed``."""
-    if not (_is_seed(host_seed) and _is_seed(nonce)):
-        raise ValueError("host seed and nonce are 64 lowercase hex digits")
-    return _sha256(f"thousand/commit/1|{host_seed}|{nonce}")
+def _view(peer: PrivatePeer, seat: int) -> dict[str, Any]:
+    """What ``seat`` may know now; while cards are moving, no move and no card not yet read.
+
+    Until the declarer has read the talon, the follower's game holds stand-in
+    cards there: they are left out of the hand and the talon.
+    """
+    view = peer.follower.view(seat)
+    if _turn(peer) is None:
+        view["legal"] = []
+    if not peer.talon_ready and peer.follower.hands is not None:
+        known = set(peer.follower.hands.get(seat, []))
+        view["hand"] = [c for c in view["hand"] if c in known]
+        view["talon"] = None
+    return view
 
 
-@method
-def net_deal_seed(host_seed: str, guest_seeds: list[str | None]) -> str:
-    """The seed one deal is shuffled from: every seat's contribution, in seat order."""
-    if not _is_seed(host_seed):
-        raise ValueError("the host seed is 64 lowercase hex digits")
-    parts = []
-    for seed in guest_seeds:
-        if seed is not None and not _is_seed(seed):
-            raise ValueError("a guest seed is 64 lowercase hex digits")
-        parts.append(seed or "-")
-    return _sha256(f"thousand/deal-seed/1|{host_seed}|{'|'.join(parts)}")
-
-
-def _summary(game: Game) -> dict[str, Any]:
+def _state(peer: PrivatePeer, out: list[Message] | None = None) -> dict[str, Any]:
+    """What the page needs after a change: the messages to send, its seats' views, verdicts."""
+    f = peer.follower
+    views: list[dict[str, Any] | None] = [
+        _view(peer, s) if s in peer.seats else None for s in range(peer.players)
+    ]
+    any_view = f.game.view(None)
     return {
-        "step": len(game.log),
-        "deal": game.next_deal_number - 1,
-        "next_deal": game.next_deal_number,
-        "seeded": game.next_deal_number in game.deal_seeds,
-        "turn": game.current_player,
-        "phase": game.phase,
-        "hand_no": game.hand_no + 1,
-        "winner": game.winner,
+        "out": out or [],
+        "deal": peer.deal_no,
+        "turn": _turn(peer),
+        "phase": any_view["phase"],
+        "hand_no": any_view["hand_no"],
+        "winner": any_view["winner"],
+        "waiting": f.waiting,
+        "revealing": peer.revealing,
+        "revealed": sorted(peer.ledger.revealed),
+        "views": views,
+        "verdicts": {str(k): [list(v) for v in found] for k, found in peer.verdicts.items()},
     }
 
 
-def _seat_view(game: Game, seat: int) -> dict[str, Any]:
-    """One seat's view; its ``last_action`` (the engine's) hides a face-down card."""
-    return game.view(seat)
-
-
-def _state(game: Game) -> dict[str, Any]:
-    """The summary plus every seat's own view: what the host hands out after a change."""
-    return {**_summary(game), "views": [_seat_view(game, s) for s in range(game.players)]}
+@method
+def net_private_new(rules: dict[str, Any], seats: list[int], master: str) -> dict[str, Any]:
+    """This page's peer of a new match, playing ``seats``; its first messages in ``out``."""
+    peer = _new(rules, seats, master)
+    return _state(peer, peer.start())
 
 
 @method
-def net_host_new(rules: dict[str, Any], seed: str) -> dict[str, Any]:
-    """Start the host's network game; ``seed`` is deal 0's fair seed."""
-    global _host
-    if not _is_seed(seed):
-        raise ValueError("a deal seed is 64 lowercase hex digits")
-    _host = Game.new(rules=Rules.from_dict(rules), seed=seed)
-    return _state(_host)
+def net_private_replay(
+    rules: dict[str, Any], seats: list[int], master: str, log: list[Message]
+) -> dict[str, Any]:
+    """Rebuild this page's peer from the public messages so far; ``out`` is what it still owes."""
+    peer = _new(rules, seats, master)
+    peer.start()
+    for msg in log:
+        peer.receive(msg)
+    return _state(peer, [] if peer.revealing else peer._next())
 
 
 @method
-def net_host_load(text: str) -> dict[str, Any]:
-    """Resume the host's network game from :func:`net_host_save`'s text."""
-    global _host
-    _host = Game.from_json(text)
-    return _state(_host)
+def net_private_receive(msg: Message) -> dict[str, Any]:
+    """One public message in the host's order; ``out`` is what this page's seats send next."""
+    peer = _current()
+    return _state(peer, peer.receive(msg))
 
 
 @method
-def net_host_save() -> str:
-    return _game().to_json()
+def net_private_state() -> dict[str, Any]:
+    return _state(_current())
 
 
 @method
-def net_host_state() -> dict[str, Any]:
-    return _state(_game())
-
-
-@method
-def net_host_set_seed(deal_number: int, seed: str) -> dict[str, Any]:
-    if not _is_seed(seed):
-        raise ValueError("a deal seed is 64 lowercase hex digits")
-    game = _game()
-    game.set_deal_seed(deal_number, seed)
-    return _summary(game)
-
-
-@method
-def net_host_would_deal(seat: int, action: str) -> bool:
-    """Whether this action, if legal, would deal a new hand (last card, redeal, write-off…).
-
-    The host must have that deal's fair seed set before it applies such an
-    action, since the engine deals at once.
-    """
-    game = _game()
-    if seat != game.current_player:
-        return False
-    trial = game.copy()
-    try:
-        trial.apply(action)
-    except IllegalAction:
-        return False
-    return trial.next_deal_number != game.next_deal_number
-
-
-@method
-def net_host_apply(seat: int, action: str) -> dict[str, Any]:
-    """Apply ``seat``'s action; ``NotYourTurn`` or ``IllegalAction`` change nothing."""
-    game = _game()
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat != game.current_player:
-        turn = game.current_player
-        raise NotYourTurn(
-            "the match is over" if turn is None else f"it is seat {turn}'s turn, not seat {seat}'s"
-        )
+def net_private_act(seat: int, action: str) -> Message:
+    """The message of ``seat``'s move (``IllegalAction`` if its own cards do not allow it)."""
+    peer = _current()
     if not isinstance(action, str):
         raise IllegalAction("an action is a text such as 'bid 110'", "malformed")
-    game.apply(action)
-    return _state(game)
+    if _turn(peer) != seat:
+        turn = _turn(peer)
+        raise NotYourTurn("nobody moves now" if turn is None else f"it is seat {turn}'s turn")
+    return peer.act(seat, action)
 
 
 @method
-def net_host_bot(seat: int, level: str) -> str:
-    """The action a computer player of ``level`` takes for ``seat`` now."""
+def net_private_check(msg: Message) -> None:
+    """Refuse a guest's message this peer can see is wrong, before it is relayed to anyone.
+
+    It is tried on a copy of the peer: a message for another deal, out of
+    turn, repeated, or a move no hand consistent with what this peer knows
+    allows. What only the keys can prove is left to the audit at the end.
+    """
+    peer = _current()
+    seat = msg.get("seat")
+    if msg.get("deal") != peer.deal_no:
+        raise Stale(f"deal {peer.deal_no} is on the table, not {msg.get('deal')!r}")
+    if msg.get("t") == "act" and _turn(peer) != seat:
+        turn = _turn(peer)
+        raise NotYourTurn("nobody moves now" if turn is None else f"it is seat {turn}'s turn")
+    if msg.get("t") == "reveal" and seat in peer.ledger.revealed:
+        raise Stale("this key is revealed already")
+    trial = copy.deepcopy(peer)
+    try:
+        trial._receive(int(seat), msg)  # type: ignore[arg-type]
+    except (ValueError, KeyError, TypeError) as e:
+        raise Refused(str(e)[:200]) from None
+
+
+@method
+def net_private_bot(seat: int, level: str) -> str:
+    """The action a computer player of ``level`` takes for ``seat`` (a seat of this peer) now."""
     from thousand.bots import choose
 
-    game = _game()
-    if seat != game.current_player:
-        raise NotYourTurn(f"it is not seat {seat}'s turn")
-    # The bot's randomness is tied to the position, so a host that reloads
-    # mid-hand has its bots play on exactly as they would have.
-    seed = int(_sha256(f"thousand/bot/{game.seed}/{len(game.log)}")[:8], 16)
-    return choose(game.view(seat), level=level, seed=seed)
-
-
-# --- the guest's audit ------------------------------------------------------------------
-
-
-def _first_difference(got: Any, want: Any, where: str = "") -> str | None:
-    """Where two JSON values first differ, as a path like ``hand`` or ``tricks[2].cards``."""
-    if isinstance(got, dict) and isinstance(want, dict):
-        for key in sorted(set(got) | set(want)):
-            inner = _first_difference(
-                got.get(key), want.get(key), f"{where}.{key}" if where else key
-            )
-            if inner:
-                return inner
-        return None
-    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
-        for i, (g, w) in enumerate(zip(got, want, strict=True)):
-            inner = _first_difference(g, w, f"{where}[{i}]")
-            if inner:
-                return inner
-        return None
-    return None if got == want else (where or "the view")
-
-
-def _describe(path: str, got: Any, want: Any) -> str:
-    return f"{path}: you were shown {json.dumps(got)}, the seeds give {json.dumps(want)}"
-
-
-def _lookup(value: Any, path: str) -> Any:
-    for part in path.replace("]", "").replace("[", ".").split("."):
-        if part == "" or value is None:
-            continue
-        value = value[int(part)] if isinstance(value, list) else value.get(part)
-    return value
+    peer = _current()
+    if _turn(peer) != seat or seat not in peer.seats:
+        raise NotYourTurn(f"seat {seat} does not move here now")
+    # Tied to the position, so a host that reloads mid-hand has its bots play on as before.
+    digest = hashlib.sha256(
+        f"thousand/bot/{peer.master}/{peer.deal_no}/{len(peer.actions)}".encode()
+    )
+    return choose(peer.follower.view(seat), level=level, seed=int(digest.hexdigest()[:8], 16))
 
 
 @method
-def net_audit(req: dict[str, Any]) -> dict[str, Any]:
-    """Check one revealed deal against everything this guest saw during it.
-
-    ``req``: ``rules``, ``seat``, ``deal`` (k), ``host_seed``, ``nonce``,
-    ``guest_seeds`` (per seat, or null), ``seeds`` (the deal seeds of the
-    deals before k, by number), ``log`` (the actions up to the end of deal
-    k), ``commit`` (what the host published before the deal, or null if
-    this guest missed it), ``my_seed`` (what this guest sent, or null) and
-    ``observations`` (``[{"step", "view"}]``: each view received during
-    deal k and the length of the log it was made at).
-
-    Returns ``{"ok": bool, "problems": [text], "checked": n}``: the deal
-    is rebuilt by this guest's own engine from the revealed seeds and the
-    log, and every observed view must equal the rebuilt one.
-    """
-    problems: list[str] = []
-    k = int(req["deal"])
-    seat = int(req["seat"])
-    host_seed, nonce = req.get("host_seed"), req.get("nonce")
-    guest_seeds = list(req.get("guest_seeds") or [])
-    try:
-        commit = net_commit(host_seed, nonce)
-        deal_seed = net_deal_seed(host_seed, guest_seeds)
-    except (TypeError, ValueError) as e:
-        return {"ok": False, "problems": [f"the host's reveal is malformed: {e}"], "checked": 0}
-    if req.get("commit") is not None and req["commit"] != commit:
-        problems.append(
-            f"deal {k + 1}: the revealed host seed does not match the commitment published "
-            "before the deal"
-        )
-    mine = req.get("my_seed")
-    if mine is not None and (seat >= len(guest_seeds) or guest_seeds[seat] != mine):
-        problems.append(f"deal {k + 1}: your own random seed was left out of the shuffle")
-    seeds = {int(j): s for j, s in (req.get("seeds") or {}).items() if int(j) < k}
-    seeds[k] = deal_seed
-    if 0 not in seeds:
-        return {
-            "ok": False,
-            "problems": ["the reveal lacks the seed of the first deal"],
-            "checked": 0,
-        }
-    try:
-        game = Game.new(rules=Rules.from_dict(req["rules"]), seed=seeds[0])
-        for j, s in seeds.items():
-            if j > 0:
-                game.set_deal_seed(j, s)
-    except (TypeError, ValueError, KeyError, NotImplementedError) as e:
-        return {"ok": False, "problems": [f"cannot rebuild the game: {e}"], "checked": 0}
-
-    by_step: dict[int, list[dict[str, Any]]] = {}
-    for obs in req.get("observations") or []:
-        by_step.setdefault(int(obs["step"]), []).append(obs["view"])
-    log = list(req.get("log") or [])
-    checked = 0
-    for step in range(len(log) + 1):
-        if step > 0:
-            try:
-                game.apply(log[step - 1])
-            except (IllegalAction, ValueError) as e:
-                problems.append(
-                    f"action {step} of the revealed log ({log[step - 1]}) is illegal: {e}"
-                )
-                break
-        for seen in by_step.pop(step, []):
-            if game.next_deal_number - 1 != k:
-                problems.append(f"a view of deal {k + 1} was sent at step {step}, in another deal")
-                continue
-            want = json.loads(json.dumps(_seat_view(game, seat)))
-            if seen.get("last_action") is None:
-                # A host that reloaded sends its first views with no last action.
-                want["last_action"] = seen.get("last_action")
-                if "last_action" not in seen:
-                    del want["last_action"]
-            path = _first_difference(seen, want)
-            checked += 1
-            if path is not None:
-                problems.append(
-                    f"deal {k + 1}, step {step}: "
-                    + _describe(path, _lookup(seen, path), _lookup(want, path))
-                )
-    else:
-        if game.next_deal_number <= k + 1 and game.current_player is not None:
-            problems.append(f"the revealed log stops before deal {k + 1} ends")
-    if by_step:
-        problems.append(f"views of deal {k + 1} were sent at steps the revealed log never reached")
-    return {"ok": not problems, "problems": problems[:5], "checked": checked}
+def net_private_timeout() -> dict[str, Any]:
+    """The time to reveal the keys is up: the deal's verdict with what was revealed."""
+    peer = _current()
+    peer.timeout()
+    return _state(peer)
 
 
 @method

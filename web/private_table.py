@@ -192,8 +192,9 @@ class PrivatePeer:
             return out
         try:
             return self._next()
-        except ProtocolViolation as e:
-            # A card that opens to no card: somebody lied, the audit says who.
+        except ValueError as e:
+            # A card that opens to no card, or twice the same card: somebody lied,
+            # the audit says who.
             return self._dispute(-1, str(e))
 
     def _receive(self, seat: int, msg: Message) -> None:

@@ -16,6 +16,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,14 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "web"))
+
+import mental_poker as mp  # noqa: E402
+from private_deal import layout  # noqa: E402
+from private_table import PrivatePeer  # noqa: E402
+from thousand import Rules  # noqa: E402
+from thousand.cards import card_text  # noqa: E402
+
 # Each kind of relay: its folder under .cache/, its packages, and a file that shows it installed.
 RELAYS = {
     "torrent": ("net-relay", ["bittorrent-tracker@11.2.3"], "bittorrent-tracker/server.js"),
@@ -107,6 +116,134 @@ def init_script(relay_url: str | list[str], config: dict[str, Any] | None = None
     )
 
 
+# --- what a peer received, and what its own keys open ----------------------------------------
+
+
+def received(page: Page) -> list[dict[str, Any]]:
+    """Every message this page received, as sent: a guest's plain texts (at the host)
+    and the bodies of the host's signed envelopes (at a guest)."""
+    out = []
+    for m in page.evaluate("thousand.session.transport.recorded ?? []"):
+        try:
+            wire = json.loads(m["text"])
+        except ValueError:
+            continue
+        if isinstance(wire, dict) and isinstance(wire.get("body"), str):
+            with contextlib.suppress(ValueError):
+                wire = json.loads(wire["body"])
+        if isinstance(wire, dict):
+            out.append(wire)
+    return out
+
+
+def public_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The private deal's messages among them (a guest gets them inside ``pub``)."""
+    out = []
+    for m in messages:
+        inner = m.get("m") if m.get("t") == "pub" else m
+        if isinstance(inner, dict) and inner.get("t") in (
+            "shuffle", "unlock", "act", "pass", "reveal", "dispute"
+        ):  # fmt: skip
+            out.append(inner)
+    return out
+
+
+def master_of(page: Page) -> str:
+    """The page's own master secret, from its own storage."""
+    return str(
+        page.evaluate(
+            """() => { // before the start there is no session yet: this context holds one table
+               const key = Object.keys(localStorage)
+                 .find((k) => /^thousand:net:(host|guest):/.test(k));
+               return JSON.parse(localStorage.getItem(key)).master; }"""
+        )
+    )
+
+
+def seat_secret(master: str, seat: int, deal: int) -> mp.SeatSecret:
+    return PrivatePeer.secret(_Derive(master), seat, deal)  # type: ignore[arg-type]
+
+
+class _Derive:
+    """Just enough of a peer for :meth:`PrivatePeer.secret`."""
+
+    def __init__(self, master: str) -> None:
+        self.master, self.deal_no = master, 0
+
+
+def values_of(messages: list[dict[str, Any]], deal: int) -> list[int]:
+    """Every locked value about a card in the deal's messages (unlocks, passes)."""
+    values: list[int] = []
+    for m in messages:
+        if m.get("deal") != deal:
+            continue
+        if m["t"] == "unlock":
+            values += [int(x, 16) for x in m["values"].values()]
+        elif m["t"] == "shuffle":
+            values += [int(x, 16) for x in m["deck"]]
+        elif m["t"] == "pass" or (m["t"] == "act" and m.get("y")):
+            values.append(int(m.get("value") or m["y"], 16))
+    return values
+
+
+def opened_by(master: str, seat: int, messages: list[dict[str, Any]], deal: int = 0) -> set[str]:
+    """The cards this seat's own keys (its deal key and pass keys) open from what it received."""
+    secret = seat_secret(master, seat, deal)
+    # 1: a value with no lock left at all is read by anybody.
+    keys = [1, secret.key.unlock] + [secret.pass_key(k).unlock for k in range(8)]
+    out = set()
+    for x in values_of(messages, deal):
+        for d in keys:
+            card = mp.decode(pow(x, d, mp.P))
+            if card is not None:
+                out.add(card_text(card))
+    return out
+
+
+def true_deal(
+    messages: list[dict[str, Any]], players: int, dealer: int, deal: int = 0
+) -> dict[str, Any]:
+    """The deal once every key is revealed: each seat's hand, the talon, what was passed to whom."""
+    ms = [m for m in messages if m.get("deal") == deal]
+    final = [int(x, 16) for x in [m for m in ms if m["t"] == "shuffle"][-1]["deck"]]
+    keys = {m["seat"]: mp.SeatSecret(m["secret"]).key.unlock for m in ms if m["t"] == "reveal"}
+    cards = []
+    for x in final:
+        for s in range(players):
+            x = pow(x, keys[s], mp.P)
+        card = mp.decode(x)
+        cards.append(card_text(card) if card is not None else "--")
+    places = layout(players, dealer)
+    passed: dict[int, set[str]] = {s: set() for s in range(players)}
+    for m in ms:
+        words = m["action"].split() if m["t"] == "act" else []
+        if words[:1] == ["give"] and m["position"] is not None:
+            passed[int(words[2])].add(cards[m["position"]])
+    return {
+        "hands": [{cards[j] for j in places["hands"][s]} for s in range(players)],
+        "talon": {cards[j] for j in places["talon"]},
+        "passed": passed,
+        "positions": {c: j for j, c in enumerate(cards)},
+    }
+
+
+def position_of(
+    master: str, seat: int, messages: list[dict[str, Any]], card: str, deal: int
+) -> int:
+    """Where this seat's own card lies in the deal, found with its own key only."""
+    secret = seat_secret(master, seat, deal)
+    unlocks = [m for m in messages if m.get("deal") == deal and m["t"] == "unlock"]
+    for m in unlocks:
+        for j, x in m["values"].items():
+            c = mp.decode(pow(int(x, 16), secret.key.unlock, mp.P))
+            if c is not None and card_text(c) == card:
+                return int(j)
+    raise LookupError(f"seat {seat} cannot find {card}")
+
+
+RULES = Rules.preset("classic")
+
+
 class Table:
     """A host and guests, each in its own browser context, seated through the UI."""
 
@@ -154,13 +291,13 @@ class Table:
         self.link = page.input_value("#net-link")
         return self.link
 
-    def guest_url(self) -> str:
-        return self.link.replace("#", "?delay=0#", 1)
+    def guest_url(self, lang: str | None = None) -> str:
+        return self.link.replace("#", f"?delay=0{f'&lang={lang}' if lang else ''}#", 1)
 
-    def join(self, page: Page) -> float:
+    def join(self, page: Page, lang: str | None = None) -> float:
         """Open the link in page; seconds until the lobby shows it seated."""
         start = time.monotonic()
-        page.goto(self.guest_url())
+        page.goto(self.guest_url(lang))
         page.wait_for_selector("#net-lobby[data-seated=true]", timeout=60_000)
         return time.monotonic() - start
 
@@ -259,6 +396,32 @@ class Table:
         )
         return True
 
+    def until_to_play(self, page: Page, want: Any = None) -> dict[str, Any]:
+        """Everyone plays on through the UI until ``page``'s seat is to play a card
+        (and ``want(view)``); its view then."""
+        seat = page.evaluate("thousand.session.seat")
+
+        def ready() -> bool:
+            view = self.view(page)
+            return (
+                view["phase"] == "play"
+                and view["turn"] == seat
+                and bool(view["legal"])
+                and (want is None or want(view))
+            )
+
+        for _ in range(600):
+            if ready():
+                return self.view(page)  # type: ignore[no-any-return]
+            moved = False
+            for other in self.pages:
+                if ready():
+                    break
+                moved = self.act_once(other) or moved
+            if not moved:
+                time.sleep(0.05)
+        raise AssertionError("the seat never got to play a card")
+
     def play_until(self, done: Any, limit: int = 400) -> None:
         """Let whoever is to move act through the UI until done() is true."""
         for _ in range(limit):
@@ -274,6 +437,15 @@ class Table:
 
     def hand_no(self, page: Page) -> int:
         return int(page.evaluate("thousand.view.hand_no"))
+
+    def steps(self) -> int:
+        """How many public messages the host has relayed."""
+        return int(self.host.evaluate("thousand.session.record.log.length"))
+
+    def alarm_seats(self, page: Page) -> list[int]:
+        """The seats (0-based) this page names as cheats."""
+        return [int(a) for a in page.locator("#net-alarms .net-alarm").evaluate_all(
+            "els => els.map((e) => e.dataset.seat)")]  # fmt: skip
 
     def alarms(self, page: Page) -> list[str]:
         return page.locator("#net-alarms .net-alarm").all_text_contents()

@@ -2,24 +2,27 @@
  *
  * The guest opens the room named by the link, waits for a peer that proves
  * it is the host (its public key hashes to the room id, identity.js), says
- * hello with its name and seat token, and from then on accepts only
- * messages signed by that key, addressed to it, in order. It sends its
- * actions to the host and shows the views the host sends; it never applies
- * an action itself. For every deal it answers the host's commitment with a
- * random seed, keeps what it was shown, and audits the deal when the host
- * reveals it (audit.js); a failed audit warns everyone.
+ * hello with its name, seat token and how many public messages it has, and
+ * from then on accepts only messages signed by that key, addressed to it,
+ * in order. Its own engine (net_bridge.py in its worker) plays its seat's
+ * part of the private deal (PRIVATE_DEAL.md): it follows the hand from its
+ * own cards and the public messages the host relays (`pub`, numbered),
+ * sends what its seat owes (shuffle, unlocks, moves, passes, its keys at
+ * the end of each deal), and checks every deal once all keys are revealed,
+ * naming any cheat. Nobody else, the host included, learns its cards.
  *
- * The seat token and the audit state live in localStorage, so after a
- * reload or a dropped connection the guest returns to the same seat.
+ * The seat token and the master secret its keys come from live in this
+ * browser's localStorage only; after a reload the guest rebuilds its side
+ * from the secret and the public messages the host sends it again.
  * Implements the session interface of session.js.
  */
-import { Auditor, checkAlarm } from "./audit.js";
 import { randomSeed, verifier } from "./identity.js";
-import { TO_PEERS, VERSION, check, checkHostBody } from "./protocol.js";
+import { VERSION, checkHostBody } from "./protocol.js";
 import { Transport } from "./transport.js";
+import { Verdicts, cardsSettled } from "./verdicts.js";
 
 export const GUEST_RECORD = (room) => `thousand:net:guest:${room}`;
-export const GUEST_DEFAULTS = { actTimeoutMs: 20000 };
+export const GUEST_DEFAULTS = { actTimeoutMs: 20000, revealMs: 60000 };
 
 export class GuestSession extends EventTarget {
   /**
@@ -41,7 +44,7 @@ export class GuestSession extends EventTarget {
     this.table = null;
     this.hostPeer = null;
     this.hostStatus = "connecting";
-    this.alarms = [];
+    this.verdicts = new Verdicts((alarm) => this._status({ kind: "alarm", ...alarm }));
     this.ignored = 0;
     this.received = [];
     this._verify = null;
@@ -53,12 +56,13 @@ export class GuestSession extends EventTarget {
     this._pending = new Map();
     this._started = null;
     this.handlers = {}; // more message types, by the table's own modules (presence.js, chat.js)
-    this.auditor = new Auditor({
-      engine,
-      rules: () => this.table?.rules,
-      save: (state) => this._persist({ audit: state }),
-      state: this.record.audit ?? null,
-    });
+    // The private deal: this seat's keys come from a secret kept in this browser only.
+    if (!this.record.master) this._persist({ master: randomSeed() });
+    this.state = null; // this page's peer's latest state (net_bridge._state)
+    this._have = 0; // public messages handled
+    this._hostCount = 0; // how many the host had when it welcomed us
+    this._early = new Map(); // public messages that came before their turn
+    this._owed = []; // what this seat sent last, sent again to a host that reloaded
     this.transport = new Transport({ room: link.room, key: link.key, relays: link.relays });
     // One message at a time: checking a signature is asynchronous, and the
     // host's messages must be handled in the order they were numbered.
@@ -86,6 +90,10 @@ export class GuestSession extends EventTarget {
 
   get rules() {
     return this.table?.rules ?? null;
+  }
+
+  get alarms() {
+    return this.verdicts.alarms;
   }
 
   /** Whether the table's host allows hints (from the host's table message). */
@@ -122,11 +130,13 @@ export class GuestSession extends EventTarget {
     return this._view ?? this.start();
   }
 
-  /** Send an action for this seat; resolves when the host has applied it. */
-  act(text) {
-    if (this.seat === null || !this.hostPeer) {
-      return Promise.reject(namedError("NetError", "not connected to the host"));
-    }
+  /** Send an action for this seat; resolves when the host has relayed it. */
+  async act(text) {
+    if (this.seat === null || !this.hostPeer) throw namedError("NetError", "not connected to the host");
+    // A second card to give waits for the first one's pass to finish.
+    await cardsSettled(this, this.config.actTimeoutMs);
+    // This page's own engine refuses a move its cards do not allow (IllegalAction).
+    const msg = await this.engine.call("net_private_act", this.seat, String(text));
     const n = ++this._n;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -134,7 +144,7 @@ export class GuestSession extends EventTarget {
         reject(namedError("NetError", "the host did not answer"));
       }, this.config.actTimeoutMs);
       this._pending.set(n, { resolve, reject, timer });
-      this.transport.send({ t: "act", seat: this.seat, action: String(text), n }, this.hostPeer);
+      this.transport.send({ ...msg, n }, this.hostPeer);
     });
   }
 
@@ -146,7 +156,8 @@ export class GuestSession extends EventTarget {
   /** Say who we are to the host: name and, when we had a seat before, its token. */
   hello() {
     if (!this.hostPeer) return;
-    this.transport.send({ t: "hello", v: VERSION, name: this.name, token: this.record.token ?? null }, this.hostPeer);
+    const hello = { t: "hello", v: VERSION, name: this.name, token: this.record.token ?? null, have: this._have };
+    this.transport.send(hello, this.hostPeer);
   }
 
   close() {
@@ -165,8 +176,6 @@ export class GuestSession extends EventTarget {
     }
     if (wire && typeof wire.body === "string" && typeof wire.sig === "string" && Object.keys(wire).length === 2) {
       await this._fromHost(peer, wire);
-    } else if (wire && wire.t === "alarm") {
-      await this._peerAlarm(wire);
     } else {
       this.ignored += 1;
     }
@@ -202,32 +211,33 @@ export class GuestSession extends EventTarget {
     if (!(await this._verify(wire.body, wire.sig))) return this._ignore();
     this._lastN = body.n;
     this.received.push({ t: body.t, size: wire.body.length });
-    this._handle(body, wire);
+    await this._handle(body);
   }
 
   _ignore() {
     this.ignored += 1;
   }
 
-  _handle(body, wire) {
+  async _handle(body) {
     switch (body.t) {
       case "welcome":
         this.seat = body.seat;
+        this._hostCount = body.count;
         this._persist({ seat: body.seat, token: body.token ?? this.record.token ?? null, name: this.name });
         this._status({ kind: body.seat === null ? "spectator" : "seated", seat: body.seat });
+        // A host that reloaded may have lost what this seat sent last: send it again
+        // (a host that has it refuses the copy).
+        for (const m of this._owed) this.transport.send(m, this.hostPeer);
         break;
       case "table":
         this.table = body;
         this._status({ kind: "table" });
+        await this._drain();
         break;
-      case "view": {
-        if (body.view.seat !== this.seat) return;
-        this.auditor.observe(body.deal, body.step, wire);
-        this._view = { ...body.view, rules: this.table?.rules };
-        this.dispatchEvent(new CustomEvent("view", { detail: this._view }));
-        this._resolveStart?.(this._view);
+      case "pub":
+        if (body.i >= this._have) this._early.set(body.i, body.m);
+        await this._drain();
         break;
-      }
       case "ok":
       case "error": {
         const pending = body.re === null ? null : this._pending.get(body.re);
@@ -236,21 +246,12 @@ export class GuestSession extends EventTarget {
           this._pending.delete(body.re);
           if (body.t === "ok") pending.resolve(this._view);
           else pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
-        } else if (body.t === "error" && body.code !== "bad-seed") {
+        } else if (body.t === "error" && body.code !== "stale") {
           // A refused chat line is the chat's to show (chat.js), not the table's.
           this._status({ kind: body.code === "chat-limited" ? body.code : "error", code: body.code, message: body.message });
         }
         break;
       }
-      case "commit": {
-        this.auditor.commit(body.deal, wire);
-        const seed = this.auditor.seedFor(body.deal, randomSeed);
-        this.transport.send({ t: "seed", deal: body.deal, seed }, this.hostPeer);
-        break;
-      }
-      case "reveal":
-        this._audit(body, wire);
-        break;
       case "started":
         break;
       default:
@@ -259,32 +260,42 @@ export class GuestSession extends EventTarget {
     }
   }
 
-  async _audit(reveal, wire) {
-    if (this.seat === null) return;
-    const verdict = await this.auditor.reveal(this.seat, reveal, wire);
-    this._status({ kind: "audit", deal: reveal.deal, ok: verdict.ok, checked: verdict.checked });
-    if (verdict.ok) return;
-    const alarm = { t: "alarm", deal: reveal.deal, seat: this.seat, problem: verdict.problems[0], evidence: verdict.evidence };
-    this._alarm({ deal: reveal.deal, seat: this.seat, problem: verdict.problems[0], own: true });
-    this.transport.send(alarm);
-  }
-
-  async _peerAlarm(alarm) {
-    if (!this._verify || !this.table) return this._ignore();
-    try {
-      check(alarm, TO_PEERS);
-      const { confirmed, problems } = await checkAlarm(this.engine, alarm, this._verify, this.table.rules);
-      if (confirmed) this._alarm({ deal: alarm.deal, seat: alarm.seat, problem: problems[0] ?? alarm.problem });
-      else this._ignore();
-    } catch {
-      this._ignore();
+  /** The public messages now due, in order, once this guest has a seat and the table. */
+  async _drain() {
+    while (this.seat !== null && this.table && this._early.has(this._have)) {
+      const m = this._early.get(this._have);
+      this._early.delete(this._have);
+      await this._receive(m, this._have);
+      this._have += 1;
     }
   }
 
-  _alarm(alarm) {
-    if (this.alarms.some((a) => a.deal === alarm.deal && a.seat === alarm.seat)) return;
-    this.alarms.push(alarm);
-    this._status({ kind: "alarm", ...alarm });
+  /** Public message `i`: this page's peer follows it and sends what its seat owes next. */
+  async _receive(m, i) {
+    if (!this.state) this.state = await this.engine.call("net_private_new", this.table.rules, [this.seat], this.record.master);
+    this.state = await this.engine.call("net_private_receive", m);
+    this._update(i);
+  }
+
+  _update(i) {
+    const out = this.state.out;
+    if (out.length) this._owed = out;
+    // Catching up after a reload: what the seat owed then was sent then.
+    if (i >= this._hostCount - 1) for (const o of out) this.transport.send(o, this.hostPeer);
+    this.verdicts.update(this.state);
+    this.verdicts.clock(this.state, this.config.revealMs, (deal) => {
+      this._inbox = this._inbox.then(async () => {
+        if (this.state.deal !== deal || !this.state.revealing) return;
+        this.state = await this.engine.call("net_private_timeout");
+        this._update(Infinity);
+      });
+    });
+    // Catching up: the table shows once it is where the others are.
+    if (i < this._hostCount - 1) return;
+    const view = this.state.views[this.seat];
+    this._view = { ...view, rules: this.table?.rules };
+    this.dispatchEvent(new CustomEvent("view", { detail: this._view }));
+    this._resolveStart?.(this._view);
   }
 
   _setHostStatus(status) {

@@ -1,29 +1,34 @@
 /* HostSession: owns a network table on the host's side.
  *
- * The host's engine (net_bridge.py in the worker) holds the one true game:
- * every action, the host's own, a guest's or a computer seat's, is checked
- * and applied there, and each seat is then sent only its own view, only to
- * that seat's peer. Incoming messages are rate-limited per peer, checked
- * against the protocol's schemas and against the sender's seat; anything
- * wrong is answered with an error and logged, and changes nothing.
+ * The host seats the players, relays and orders the table's public
+ * messages, and plays its own seat and the computer seats. It does not
+ * hold the other seats' cards: every deal is a private deal (mental poker,
+ * PRIVATE_DEAL.md), in which every peer's own engine (net_bridge.py in its
+ * worker) follows the hand from what its seats know, and at the end of the
+ * deal every seat reveals its keys and every peer checks the whole deal and
+ * names any cheat. The host learns no more than a guest, except the cards
+ * of the computer seats it runs.
  *
- * Each deal is fair by commit–reveal (see net_bridge.py): the host commits
- * to its seed for the next deal as soon as a deal starts, guests answer
- * with seeds, and the deal is shuffled from all of them; when a deal is
- * over the host reveals its seed and the action log for the guests' audit.
+ * Every public message is numbered (`pub`, index `i`) and kept; a guest that
+ * reloads or comes back gets the ones it missed. A guest's message is
+ * rate-limited, checked against its schema and against the sender's seat,
+ * and then against the host's own peer (a message for another deal, out of
+ * turn, repeated, or a move that no hand allows): anything wrong is
+ * answered with an error, logged, and relayed to nobody. A seat that does
+ * not reveal its keys within `revealMs` is named as a cheat.
  *
  * The host also chooses, in the lobby, whether hints are allowed at the
  * table (`hintsAllowed`, sent to every peer with the table); undo never is.
  *
- * The table (seats, tokens, names), the game and the pending commitments
- * are saved in localStorage after every change, so a reloaded host reopens
- * the same room and play resumes. Implements the session interface of
- * session.js: seat, seats, start(), view(), act(text), "view" and
+ * The table (seats, tokens, names), the host's master secret and the public
+ * messages are saved in localStorage after every change, so a reloaded host
+ * reopens the same room and play resumes. Implements the session interface
+ * of session.js: seat, seats, start(), view(), act(text), "view" and
  * "status" events.
  */
-import { checkAlarm } from "./audit.js";
-import { newIdentity, randomSeed, signer, verifier } from "./identity.js";
+import { newIdentity, randomSeed, signer } from "./identity.js";
 import { ProtocolError, TO_HOST, parse } from "./protocol.js";
+import { Verdicts, cardsSettled } from "./verdicts.js";
 import { Transport, loadSettings, makeLink, randomId } from "./transport.js";
 
 export const HOST_RECORD = (room) => `thousand:net:host:${room}`;
@@ -31,7 +36,7 @@ export const HOST_RECORD = (room) => `thousand:net:host:${room}`;
 /** Timings and limits; tests and the bench shorten the waits. */
 export const HOST_DEFAULTS = {
   botDelayMs: 700, // between computer moves, so people can follow
-  seedWaitMs: 8000, // the longest a deal waits for a guest's seed
+  revealMs: 60000, // how long a seat may take to reveal its keys before it is named a cheat
   awayMs: 30000, // how long a seat must be empty before a bot may take it over
   rate: 20, // messages per second a peer may send on average…
   burst: 60, // …and at once
@@ -52,7 +57,7 @@ export class HostSession extends EventTarget {
       if (level && s > 0 && s < players) seats[s] = { kind: "bot", name: `Bot ${s}`, level };
     });
     const record = {
-      v: 1,
+      v: 2,
       room: identity.room,
       key: randomId(16),
       relays: relays.length ? relays : loadSettings().relays,
@@ -60,9 +65,8 @@ export class HostSession extends EventTarget {
       rules,
       seats,
       phase: "lobby",
-      game: null,
-      fair: {},
-      dealSeeds: {},
+      master: randomSeed(), // this browser's secret, from which every deal's keys come
+      log: [], // every public message of the match, in the host's order
     };
     const session = new HostSession({ engine, record, config });
     session._persist();
@@ -73,7 +77,7 @@ export class HostSession extends EventTarget {
   static stored(room) {
     try {
       const record = JSON.parse(localStorage.getItem(HOST_RECORD(room)) || "null");
-      return record && record.v === 1 && record.room === room ? record : null;
+      return record && record.v === 2 && record.room === room ? record : null;
     } catch {
       return null;
     }
@@ -95,10 +99,10 @@ export class HostSession extends EventTarget {
     this.awaySince = record.seats.map(() => Date.now());
     this.rejected = { total: 0, byCode: {} };
     this.log = [];
-    this.alarms = [];
+    this.verdicts = new Verdicts((alarm) => this._status({ kind: "alarm", ...alarm }));
+    this.shuffledFrom = {}; // deal → when its shuffle began (Date.now())
     this._queue = Promise.resolve();
     this._outbox = Promise.resolve();
-    this._seedWaiters = new Map();
     this._driving = false;
     this._closed = false;
     this._started = null;
@@ -151,14 +155,8 @@ export class HostSession extends EventTarget {
       if (s.kind === "host") return { name: s.name, kind: "human", status: "host" };
       if (s.kind === "bot") return { name: s.name, kind: "bot", level: s.level, status: "bot" };
       if (s.kind === "empty") return { name: "", kind: "remote", status: "empty" };
-      return {
-        name: s.name,
-        kind: s.standIn ? "bot" : "remote",
-        level: s.standIn ? "normal" : undefined,
-        status: this.peerOf[i] ? "connected" : "away",
-        standIn: Boolean(s.standIn),
-        awayMs: this.peerOf[i] ? 0 : Date.now() - this.awaySince[i],
-      };
+      // Nobody else may play a guest's seat: its cards are its own.
+      return { name: s.name, kind: "remote", status: this.peerOf[i] ? "connected" : "away", standIn: false };
     });
   }
 
@@ -176,9 +174,18 @@ export class HostSession extends EventTarget {
         level: s.level ?? null,
         status:
           s.kind === "empty" ? "empty" : s.kind === "guest" ? (this.peerOf[i] ? "connected" : "away") : "connected",
-        standIn: Boolean(s.standIn),
+        standIn: false,
       })),
     };
+  }
+
+  /** The seats this browser plays: its own and the computer seats. */
+  get mySeats() {
+    return this.record.seats.flatMap((s, i) => (s.kind === "host" || s.kind === "bot" ? [i] : []));
+  }
+
+  get alarms() {
+    return this.verdicts.alarms;
   }
 
   // --- lobby ------------------------------------------------------------------------------
@@ -212,15 +219,9 @@ export class HostSession extends EventTarget {
     return true;
   }
 
-  /** Let a computer play for a guest who has gone (after awayMs, or at once when they left); they take it back on return. */
-  standIn(seat, on = true, left = false) {
-    const s = this.record.seats[seat];
-    if (s?.kind !== "guest") return false;
-    if (on && (this.peerOf[seat] || (!left && Date.now() - this.awaySince[seat] < this.config.awayMs))) return false;
-    s.standIn = on;
-    this._tableChanged();
-    if (on) this._drive();
-    return true;
+  /** A computer cannot play for a guest who has gone: the host does not know that seat's cards. */
+  standIn() {
+    return false;
   }
 
   get ready() {
@@ -236,27 +237,19 @@ export class HostSession extends EventTarget {
   }
 
   async _start() {
-    if (this.record.phase === "lobby") {
+    const r = this.record;
+    if (r.phase === "lobby") {
       if (!this.ready) throw new Error("every seat needs a player or a computer before the start");
-      this._startCommit(0);
-      const seed = await this._seal(0);
-      this.state = await this.engine.call("net_host_new", this.record.rules, seed);
-      this.record.phase = "playing";
+      r.phase = "playing";
       await this._tableChanged();
       this._broadcast({ t: "started" });
-      await this._startCommit(1);
+      this.state = await this.engine.call("net_private_new", r.rules, this.mySeats, r.master);
     } else {
-      this.state = await this.engine.call("net_host_load", this.record.game);
-      if (this.state.winner !== null) this.record.phase = "over";
-      // A commitment made before the reload and not yet used is offered again.
-      for (const k of Object.keys(this.record.fair)) this._sendCommit(Number(k), "*");
-      if (!this.record.fair[this.state.next_deal] && this.record.phase === "playing") {
-        await this._startCommit(this.state.next_deal);
-      }
+      // Rebuilt from the master secret and the public messages so far.
+      this.state = await this.engine.call("net_private_replay", r.rules, this.mySeats, r.master, r.log);
+      if (this.state.winner !== null) r.phase = "over";
     }
-    await this._sendViews();
-    await this._save();
-    this._drive();
+    await this._afterChange(this.state.out);
     return this.state.views[this.seat];
   }
 
@@ -266,15 +259,19 @@ export class HostSession extends EventTarget {
   }
 
   /** The host's own move; rejects with an Error named like the engine's refusal. */
-  act(text) {
+  async act(text) {
+    // A second card to give waits for the first one's pass to finish.
+    await cardsSettled(this, 20000);
     return this._enqueue(async () => {
       await this._apply(this.seat, String(text));
-      return this.state.views[this.seat];
+      return this._myView();
     });
   }
 
+  /** The match as far as it is public: the rules and every action (hidden cards as ??). */
   exportText() {
-    return this.record.game;
+    const log = this.record.log.filter((m) => m.t === "act").map((m) => m.action);
+    return JSON.stringify({ format: "thousand-net-private/1", seed: null, rules: this.record.rules, log });
   }
 
   close() {
@@ -304,10 +301,7 @@ export class HostSession extends EventTarget {
     if (!p || p.seat === null || this.peerOf[p.seat] !== peer) return;
     this.peerOf[p.seat] = null;
     this.awaySince[p.seat] = Date.now();
-    for (const waiter of this._seedWaiters.values()) waiter.check();
     this._tableChanged();
-    // Once the away time is up the host is offered a bot for the seat; tell the UI then.
-    setTimeout(() => this._status({ kind: "table" }), this.config.awayMs + 50);
   }
 
   _allow(peer) {
@@ -337,10 +331,6 @@ export class HostSession extends EventTarget {
       }
       return;
     }
-    if (text.startsWith('{"t":"alarm"')) {
-      this._peerAlarm(peer, text);
-      return;
-    }
     let msg;
     try {
       msg = parse(text, TO_HOST);
@@ -350,9 +340,8 @@ export class HostSession extends EventTarget {
     }
     try {
       if (msg.t === "hello") this._hello(peer, msg);
-      else if (msg.t === "seed") this._seed(peer, msg);
-      else if (msg.t === "act") this._guestAct(peer, msg);
-      else this.handlers[msg.t]?.(peer, msg);
+      else if (this.handlers[msg.t]) this.handlers[msg.t](peer, msg);
+      else this._guestPrivate(peer, msg);
     } catch (e) {
       this._reject(peer, e.code ?? "error", e.message, msg.n ?? null);
     }
@@ -386,42 +375,34 @@ export class HostSession extends EventTarget {
     seats[seat].name = p.name;
     seats[seat].standIn = false;
     this.peerOf[seat] = peer;
-    this._sendSigned({ t: "welcome", seat, token: seats[seat].token }, peer);
+    const count = this.record.log.length;
+    this._sendSigned({ t: "welcome", seat, token: seats[seat].token, count }, peer);
     this._tableChanged();
-    if (this.state) {
-      this._sendView(seat);
-      for (const k of Object.keys(this.record.fair)) this._sendCommit(Number(k), peer);
-    }
+    // The public messages this guest has not had yet (all of them after its reload),
+    // once per connection: a repeated hello gets no second copy.
+    for (let i = Math.max(msg.have, p.sent ?? 0); i < count; i++) this._sendSigned({ t: "pub", i, m: this.record.log[i] }, peer);
+    p.sent = Math.max(p.sent ?? 0, count);
   }
 
-  _seed(peer, msg) {
+  /** A guest's part of the private deal: its own seat only, checked by the host's peer, then relayed. */
+  _guestPrivate(peer, msg) {
     const seat = this._seatOf(peer);
-    const fair = this.record.fair[msg.deal];
-    if (!fair) throw new ProtocolError("bad-seed", `no deal ${msg.deal} is waiting for seeds`);
-    if (fair.sealed) throw new ProtocolError("bad-seed", `deal ${msg.deal} is already shuffled`);
-    if (fair.seeds[seat] !== null) throw new ProtocolError("bad-seed", `you already sent a seed for deal ${msg.deal}`);
-    fair.seeds[seat] = msg.seed;
-    this._save();
-    this._seedWaiters.get(msg.deal)?.check();
-  }
-
-  _guestAct(peer, msg) {
-    const seat = this._seatOf(peer);
-    if (msg.seat !== seat) {
-      throw new ProtocolError("forged", `you play seat ${seat}, not seat ${msg.seat}`);
-    }
+    if (msg.seat !== seat) throw new ProtocolError("forged", `you play seat ${seat}, not seat ${msg.seat}`);
     if (this.record.phase !== "playing" || !this.state) throw new ProtocolError("not-started", "the game has not started");
-    if (this.state.turn !== seat) {
-      throw new ProtocolError("not-your-turn", this.state.turn === null ? "the match is over" : `it is seat ${this.state.turn}'s turn`);
+    const { n, ...m } = msg;
+    if (m.t === "act" && this.state.turn !== seat) {
+      throw new ProtocolError("not-your-turn", this.state.turn === null ? "nobody moves now" : `it is seat ${this.state.turn}'s turn`);
     }
     this._enqueue(async () => {
       try {
-        await this._apply(seat, msg.action);
-        this._sendSigned({ t: "ok", re: msg.n }, peer);
+        await this.engine.call("net_private_check", m);
       } catch (e) {
-        const code = e.name === "IllegalAction" ? "illegal" : e.name === "NotYourTurn" ? "not-your-turn" : "error";
-        this._reject(peer, code, e.message, msg.n);
+        const code = { NotYourTurn: "not-your-turn", Stale: "stale", Refused: "refused" }[e.name] ?? "illegal";
+        this._reject(peer, code, e.message, n ?? null);
+        return;
       }
+      await this._publish([m]);
+      if (n !== undefined) this._sendSigned({ t: "ok", re: n }, peer);
     });
   }
 
@@ -463,54 +444,59 @@ export class HostSession extends EventTarget {
     return run;
   }
 
-  async _apply(seat, action) {
-    if (this.record.phase !== "playing" || !this.state) {
-      throw Object.assign(new Error("the game has not started"), { name: "IllegalAction" });
+  /**
+   * Relay public messages in order: each is numbered, kept, sent to every
+   * guest and given to the host's own peer, whose answers follow it.
+   */
+  async _publish(messages) {
+    const queue = [...messages];
+    while (queue.length) {
+      const m = queue.shift();
+      const i = this.record.log.push(m) - 1;
+      if (m.t === "shuffle" && m.seat === 0) this.shuffledFrom[m.deal] = Date.now(); // for the bench
+      this._broadcast({ t: "pub", i, m });
+      this.state = await this.engine.call("net_private_receive", m);
+      queue.push(...this.state.out);
     }
-    const before = this.state;
-    if (before.turn !== seat) {
-      const who = before.turn === null ? "nobody" : `seat ${before.turn}`;
-      throw Object.assign(new Error(`it is not seat ${seat}'s turn: ${who} is to move`), { name: "IllegalAction" });
-    }
-    // The engine deals the next hand the moment this one ends, so the next
-    // deal's fair seed must be set before an action that ends a hand.
-    if (!before.seeded && (await this.engine.call("net_host_would_deal", seat, action))) {
-      const seed = await this._seal(before.next_deal);
-      await this.engine.call("net_host_set_seed", before.next_deal, seed);
-    }
-    this.state = await this.engine.call("net_host_apply", seat, action);
-    const after = this.state;
-    await this._sendViews();
-    if (after.next_deal > before.next_deal) {
-      await this._reveal(before.deal);
-      await this._startCommit(after.next_deal);
-    } else if (after.winner !== null && before.winner === null) {
-      await this._reveal(after.deal);
-    }
-    if (after.winner !== null && this.record.phase !== "over") {
+    await this._afterChange([]);
+  }
+
+  async _afterChange(out) {
+    if (out.length) return this._publish(out);
+    this.verdicts.update(this.state);
+    this._watchReveal();
+    if (this.state.winner !== null && this.record.phase !== "over") {
       this.record.phase = "over";
       this._tableChanged();
     }
+    this.dispatchEvent(new CustomEvent("view", { detail: this._myView() }));
     await this._save();
     this._drive();
   }
 
-  _sendView(seat) {
-    const peer = this.peerOf[seat];
-    if (!peer || !this.state) return;
-    // Rules travel once, in the table message; every view would repeat them.
-    const { rules, ...view } = this.state.views[seat];
-    this._sendSigned({ t: "view", view, deal: this.state.deal, step: this.state.step }, peer);
+  _myView() {
+    return this.state.views[this.seat];
   }
 
-  async _sendViews() {
-    this.record.seats.forEach((s, seat) => {
-      if (s.kind === "guest") this._sendView(seat);
-    });
-    this.dispatchEvent(new CustomEvent("view", { detail: this.state.views[this.seat] }));
+  /** Keys not all revealed within revealMs: the seats that kept theirs are named. */
+  _watchReveal() {
+    this.verdicts.clock(this.state, this.config.revealMs, (deal) =>
+      this._enqueue(async () => {
+        if (this.state.deal !== deal || !this.state.revealing) return;
+        this.state = await this.engine.call("net_private_timeout");
+        await this._afterChange([]);
+      }));
   }
 
-  /** Let computer seats (and stand-ins for absent guests) move while it is their turn. */
+  async _apply(seat, action) {
+    if (this.record.phase !== "playing" || !this.state) {
+      throw Object.assign(new Error("the game has not started"), { name: "IllegalAction" });
+    }
+    const m = await this.engine.call("net_private_act", seat, action);
+    await this._publish([m]);
+  }
+
+  /** Let the computer seats move while it is their turn. */
   async _drive() {
     if (this._driving || this._closed) return;
     this._driving = true;
@@ -518,15 +504,14 @@ export class HostSession extends EventTarget {
       for (;;) {
         const turn = this.state?.turn;
         const s = turn === null || turn === undefined ? null : this.record.seats[turn];
-        if (this.record.phase !== "playing" || !s || !(s.kind === "bot" || (s.kind === "guest" && s.standIn))) break;
+        if (this.record.phase !== "playing" || s?.kind !== "bot") break;
         if (this.config.botDelayMs > 0) await sleep(this.config.botDelayMs);
         if (this._closed) break;
         await this._enqueue(async () => {
           const now = this.state.turn;
-          const who = this.record.seats[now];
-          if (now !== turn || !(who.kind === "bot" || (who.kind === "guest" && who.standIn))) return;
+          if (now !== turn || this.record.seats[now]?.kind !== "bot") return;
           this._status({ kind: "thinking", seat: now });
-          const action = await this.engine.call("net_host_bot", now, who.level ?? "normal");
+          const action = await this.engine.call("net_private_bot", now, this.record.seats[now].level ?? "normal");
           await this._apply(now, action);
         });
       }
@@ -535,91 +520,6 @@ export class HostSession extends EventTarget {
     } finally {
       this._driving = false;
       this._status({ kind: "idle" });
-    }
-  }
-
-  // --- the fair deal ------------------------------------------------------------------------
-
-  async _startCommit(k) {
-    if (this.record.fair[k]) return;
-    const hostSeed = randomSeed();
-    const nonce = randomSeed();
-    const fair = { hostSeed, nonce, commit: null, seeds: this.record.seats.map(() => null), sealed: false };
-    this.record.fair[k] = fair;
-    fair.commit = await this.engine.call("net_commit", hostSeed, nonce);
-    await this._save();
-    this._sendCommit(k, "*");
-  }
-
-  _sendCommit(k, peer) {
-    const fair = this.record.fair[k];
-    if (fair?.commit && !fair.sealed) this._sendSigned({ t: "commit", deal: k, commit: fair.commit }, peer);
-  }
-
-  /** Wait for the seated, connected guests' seeds (or seedWaitMs), then fix deal k's seed. */
-  async _seal(k) {
-    if (!this.record.fair[k]) await this._startCommit(k);
-    while (!this.record.fair[k].commit) await sleep(5);
-    const fair = this.record.fair[k];
-    const missing = () =>
-      this.record.seats.some((s, i) => s.kind === "guest" && this.peerOf[i] && !s.standIn && fair.seeds[i] === null);
-    if (missing()) {
-      await new Promise((resolve) => {
-        const timer = setTimeout(done, this.config.seedWaitMs);
-        const check = () => {
-          if (!missing()) done();
-        };
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this._seedWaiters.set(k, { check });
-      });
-      this._seedWaiters.delete(k);
-    }
-    fair.sealed = true;
-    const seed = await this._combine(k, fair);
-    this.record.dealSeeds[k] = seed;
-    await this._save();
-    return seed;
-  }
-
-  /** The deal's seed from every seat's contribution (a method, so a test can play a cheat). */
-  _combine(k, fair) {
-    return this.engine.call("net_deal_seed", fair.hostSeed, fair.seeds);
-  }
-
-  async _reveal(k) {
-    const fair = this.record.fair[k];
-    if (!fair) return;
-    const game = JSON.parse(await this.engine.call("net_host_save"));
-    const seeds = {};
-    for (const [j, s] of Object.entries(this.record.dealSeeds)) if (Number(j) < k) seeds[j] = s;
-    this._broadcast({
-      t: "reveal",
-      deal: k,
-      host_seed: fair.hostSeed,
-      nonce: fair.nonce,
-      guest_seeds: fair.seeds,
-      seeds,
-      log: game.log,
-    });
-    delete this.record.fair[k];
-  }
-
-  /** A guest's audit failed: shown here too once its signed evidence checks out. */
-  async _peerAlarm(peer, text) {
-    try {
-      const alarm = JSON.parse(text);
-      this._verify ??= verifier(this.room, this.record.identity.publicKey);
-      const { confirmed, problems } = await checkAlarm(this.engine, alarm, await this._verify, this.record.rules);
-      if (!confirmed) throw new ProtocolError("unfounded", "the alarm's evidence does not show a mismatch");
-      if (this.alarms.some((a) => a.deal === alarm.deal && a.seat === alarm.seat)) return;
-      const shown = { deal: alarm.deal, seat: alarm.seat, problem: problems[0] ?? alarm.problem };
-      this.alarms.push(shown);
-      this._status({ kind: "alarm", ...shown });
-    } catch (e) {
-      this._reject(peer, e.code ?? "malformed", `alarm: ${e.message}`);
     }
   }
 
@@ -649,7 +549,6 @@ export class HostSession extends EventTarget {
   }
 
   async _save() {
-    if (this.state) this.record.game = await this.engine.call("net_host_save");
     this._persist();
   }
 

@@ -1,10 +1,11 @@
 /* Lobby: owns the network table's own screens — the lobby before the game
  * (link, copy button, QR code, seats with each peer's state, the host's
  * rules read-only, whether hints are allowed — the host's choice, shown to
- * every guest —, computer seats, Start, and what can help when nobody
- * answers) and, during play, the strip under the page's top bar that holds
- * the connection picture (presence.js) and the chat's button (chat.js), and
- * the fair-deal alarm. It draws into elements of its own (styled by net.css), so
+ * every guest —, computer seats, Start, what stays private, and what can
+ * help when nobody answers) and, during play, the strip under the page's
+ * top bar that holds the connection picture (presence.js), the chat's button
+ * (chat.js) and the cheats that every peer's check of a deal names. It draws
+ * into elements of its own (styled by net.css), so
  * it does not depend on the table UI; the page hands it a session and gets
  * the session back once the game starts.
  *
@@ -51,14 +52,11 @@ const WORDS = {
     "host.away": "The host is not connected. Waiting for the host to come back…",
     full: "Every seat is taken: you can only watch who is here.",
     name: "Your name",
-    privacy:
-      "The host's browser runs the game, so the host's device can see every hand. Each deal is shuffled from random seeds of every player: the host commits to its seed before the deal, and when the hand is over every guest's browser checks the whole deal against what it was shown. A mismatch warns everyone.",
     settings: "Connection settings",
     relays: "Relay servers (one WebSocket URL per line: a WebTorrent tracker, or a Nostr relay written nostr:wss://…; empty: the public ones of both kinds)",
     turn: "TURN server (for strict networks): URL, user name, password",
     save: "Save",
     saved: "Saved: used from the next connection",
-    alarm: "Fair-deal check failed for hand {hand} (seat {seat}): {problem}. The host may have changed the cards.",
     leave: "Leave",
   },
   ru: {
@@ -89,14 +87,11 @@ const WORDS = {
     "host.away": "Хозяин стола отключился. Ждём его возвращения…",
     full: "Все места заняты: можно только смотреть, кто за столом.",
     name: "Ваше имя",
-    privacy:
-      "Игру ведёт браузер хозяина стола, поэтому на его устройстве видны все карты. Каждая раздача тасуется из случайных чисел всех игроков: хозяин заранее фиксирует своё число, а после сдачи браузер каждого гостя проверяет всю раздачу по тому, что ему показывали. При расхождении предупреждение увидят все.",
     settings: "Настройки соединения",
     relays: "Серверы-посредники (по одному адресу WebSocket в строке: трекер WebTorrent или Nostr-сервер в виде nostr:wss://…; пусто — общедоступные обоих видов)",
     turn: "TURN-сервер (для строгих сетей): адрес, имя, пароль",
     save: "Сохранить",
     saved: "Сохранено: действует со следующего соединения",
-    alarm: "Проверка честной сдачи не прошла для сдачи {hand} (место {seat}): {problem}. Хозяин стола мог подменить карты.",
     leave: "Выйти",
   },
 };
@@ -159,8 +154,11 @@ export async function hostTable({ engine, name, preset = "classic", rules = {}, 
   if (record) {
     session = new HostSession({ engine, record });
   } else {
-    const full = await engine.call("net_rules", preset, rules);
+    // The private deal is for three or four players: a two-player setting seats three.
+    const two = rules.players === 2;
+    const full = await engine.call("net_rules", preset, two ? { ...rules, players: 3 } : rules);
     session = await HostSession.create({ engine, name, rules: full, levels: [] });
+    session.fromTwo = two;
     history.replaceState(null, "", session.link);
   }
   watch(session);
@@ -193,6 +191,8 @@ function lobby(session) {
   const seats = el("ol", { id: "net-seats", class: "net-seats", "aria-label": w("seats") });
   const rules = el("details", { class: "net-rules" });
   const hints = hintsBox(session);
+  // A computer seat's cards are known to the host's browser, which runs it.
+  const bots = el("p", { class: "net-bots", id: "net-bots", text: t("net.bots") });
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
   const settings = settingsBox();
   const noPeer = noPeerBox(settings);
@@ -205,7 +205,9 @@ function lobby(session) {
     seats,
     rules,
     hints,
-    el("p", { class: "net-privacy", id: "net-privacy", text: w("privacy") }),
+    el("p", { class: "net-privacy", id: "net-privacy", text: t("net.privacy") }),
+    bots,
+    el("p", { class: "net-two", id: "net-two", text: t("net.two"), hidden: !session.fromTwo }),
     settings,
     status,
     el("div", { class: "net-lobby-buttons" }, start),
@@ -217,6 +219,7 @@ function lobby(session) {
     drawSeats(seats, session);
     drawRules(rules, session.rules);
     drawHints(hints, session);
+    bots.hidden = !session.seats.some((s) => s.kind === "bot");
     const ready = host ? session.ready : false;
     start.disabled = !ready;
     if (host) status.textContent = ready ? "" : w("waiting.seats");
@@ -428,7 +431,8 @@ function watch(session) {
   session.addEventListener("status", (e) => {
     if (e.detail.kind === "alarm") {
       alarms.append(el("p", { class: "net-alarm", "data-deal": String(e.detail.deal),
-        text: w("alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
+        "data-seat": String(e.detail.seat),
+        text: t("net.alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
     }
     draw();
   });

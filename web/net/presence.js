@@ -1,14 +1,14 @@
 /* Presence: owns the live connection picture of a network table — every
- * seat's state (connected, reconnecting, away with the seconds until a
- * computer may take over, left, replaced by a computer) with its round-trip
+ * seat's state (connected, reconnecting, away, left) with its round-trip
  * time to the host — and its drawing: a bar under the page's top bar, in
  * the page's flow, so it never covers the cards.
  *
  * The host measures. It pings every seated guest over the connection in use
  * (Trystero's ping); a guest that has not answered for `lateMs` is
  * reconnecting, one whose connection is gone is away, and one that said
- * goodbye (it closed or reloaded its page) has left: the host may seat a
- * computer for it at once instead of after the away time. The host sends
+ * goodbye (it closed or reloaded its page) has left. No computer can take
+ * over a person's seat: only that player's browser holds its keys (the
+ * private deal), so the table waits for them. The host sends
  * the picture, signed, to every guest when a state changes, and with fresh
  * round-trip times every `sendMs`. A guest pings the host too, for its own
  * line, and says goodbye when its page goes away.
@@ -58,15 +58,15 @@ class HostPresence extends EventTarget {
       if (s.kind !== "guest") return { status: s.kind, rtt: null, awayLeft: null };
       const peer = session.peerOf[i];
       if (this.left.has(i) && peer && peer !== this.left.get(i)) this.left.delete(i); // back, on a new page
-      if (this.left.has(i) && !s.standIn) return { status: "left", rtt: null, awayLeft: 0 };
+      if (this.left.has(i)) return { status: "left", rtt: null, awayLeft: null };
       if (peer) {
         const late = now - this.lastPong[i] > this.config.lateMs;
         return { status: late ? "reconnecting" : "connected", rtt: late ? null : this.rtt[i], awayLeft: null };
       }
       this.lastPong[i] = now; // a new connection starts with a clean slate
-      if (s.standIn) return { status: "replaced", rtt: null, awayLeft: null };
-      const left = Math.max(0, Math.ceil((session.config.awayMs - (now - session.awaySince[i])) / 1000));
-      return { status: "away", rtt: null, awayLeft: Math.min(left, 3600) };
+      // Nobody else holds that seat's keys (the private deal), so no computer can
+      // take over: the table waits for the player to come back.
+      return { status: "away", rtt: null, awayLeft: null };
     });
   }
 
@@ -80,16 +80,6 @@ class HostPresence extends EventTarget {
       if (this.session.peers.size) this.session._broadcast({ t: "presence", seats });
     }
     this.dispatchEvent(new Event("change"));
-  }
-
-  /** Whether the host may seat a computer for this seat now (away time over, or the player left). */
-  canReplace(seat) {
-    const s = this.seats?.[seat];
-    return Boolean(s && (s.status === "left" || (s.status === "away" && s.awayLeft === 0)));
-  }
-
-  replace(seat) {
-    return this.session.standIn(seat, true, this.seats?.[seat]?.status === "left");
   }
 }
 
@@ -135,15 +125,10 @@ class GuestPresence extends EventTarget {
       return { status: late ? "reconnecting" : "host", rtt: late ? null : this.rtt, awayLeft: null };
     });
   }
-
-  canReplace() {
-    return false;
-  }
 }
 
 /** The words of one seat's state, in the page's language. */
 export function presenceText(s) {
-  if (s.status === "away" && s.awayLeft) return t("net.presence.away.wait", { s: s.awayLeft });
   return t(`net.presence.${s.status}`);
 }
 
@@ -176,14 +161,6 @@ export function showPresence(session, bar) {
         state.className = "net-presence-state";
         state.textContent = presenceText(s) + (s.rtt !== null && s.rtt !== undefined ? ` · ${t("net.presence.rtt", { ms: s.rtt })}` : "");
         li.append(dot, name, state);
-        if (model.canReplace(i) && names[i]?.standIn !== true) {
-          const button = document.createElement("button");
-          button.type = "button";
-          button.className = "btn small net-replace";
-          button.textContent = t("net.presence.replace");
-          button.addEventListener("click", () => model.replace(i));
-          li.append(button);
-        }
         return li;
       }),
     );

@@ -18,7 +18,7 @@ export const MAX_CHAT = 200;
 /** The quick reactions of the chat, sent by name and shown in each player's language. */
 export const REACTIONS = ["gg", "wp", "oops"];
 /** Each seat's connection as the host sees it (the presence message). */
-export const PRESENCE = ["host", "bot", "empty", "connected", "reconnecting", "away", "left", "replaced"];
+export const PRESENCE = ["host", "bot", "empty", "connected", "reconnecting", "away", "left"];
 
 // --- field checks ---------------------------------------------------------------------------
 
@@ -31,10 +31,8 @@ const nullable = (check) => (v) => v === null || check(v);
 const bool = (v) => typeof v === "boolean";
 const object = (v) => isObject(v);
 const list = (check, max) => (v) => Array.isArray(v) && v.length <= max && v.every(check);
-const envelope = (v) => isObject(v) && text(256 * 1024)(v.body) && text(200)(v.sig);
 const SEAT = int(0, 3);
 const DEAL = int(0, 100_000);
-const STEP = int(0, 1_000_000);
 const ACTION = text(40, 1);
 const oneOf = (values) => (v) => values.includes(v);
 const presenceSeat = (v) =>
@@ -44,29 +42,45 @@ const presenceSeat = (v) =>
   nullable(int(0, 60_000))(v.rtt) &&
   nullable(int(0, 3600))(v.awayLeft);
 
-/** What guests may send to the host. */
+const POSITION = int(0, 23);
+/** A locked card: an element of the 2048-bit group as 512 hex digits (mental_poker.py). */
+const VALUE = (v) => typeof v === "string" && /^[0-9a-f]{512}$/.test(v);
+const UNLOCKS = (v) =>
+  isObject(v) && Object.keys(v).length <= 24 && Object.entries(v).every(([j, x]) => /^(1?\d|2[0-3])$/.test(j) && VALUE(x));
+
+/**
+ * The private deal's public messages (PRIVATE_DEAL.md): what a seat sends
+ * and the host relays to everyone, numbered, as `pub`. Each names its deal
+ * and its seat, which the host checks is the sender's.
+ */
+export const PRIVATE = {
+  shuffle: { deal: DEAL, seat: SEAT, deck: (v) => Array.isArray(v) && v.length === 24 && v.every(VALUE) },
+  unlock: { deal: DEAL, seat: SEAT, stage: (v) => v === "deal" || v === "talon", values: UNLOCKS },
+  act: { deal: DEAL, seat: SEAT, action: ACTION, position: nullable(POSITION), y: nullable(VALUE) },
+  pass: { deal: DEAL, seat: SEAT, value: VALUE },
+  reveal: { deal: DEAL, seat: SEAT, secret: hex64 },
+  dispute: { deal: DEAL, seat: SEAT, accused: int(-1, 3), reason: text(400) },
+};
+
+/** What guests may send to the host: hello, and their part of the private deal. */
 export const TO_HOST = {
-  hello: { v: int(VERSION, VERSION), name: text(MAX_NAME, 1), token: nullable(token) },
-  act: { seat: SEAT, action: ACTION, n: int(0, 2 ** 31) },
-  seed: { deal: DEAL, seed: hex64 },
+  hello: { v: int(VERSION, VERSION), name: text(MAX_NAME, 1), token: nullable(token), have: int(0, 10_000_000) },
+  ...PRIVATE,
+  // An act carries the guest's number `n`, which the host's ok or error answers.
+  act: { ...PRIVATE.act, n: int(0, 2 ** 31) },
   // Chat: a line of text or one of the quick reactions, never both.
   chat: { text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },
-  // The guest closes or reloads its page: the host may seat a computer at once.
+  // The guest closes or reloads its page.
   bye: {},
 };
 
-/** What guests accept from each other (only the fair-deal alarm, with its evidence). */
-export const TO_PEERS = {
-  alarm: {
-    deal: DEAL,
-    seat: SEAT,
-    problem: text(500),
-    evidence: (v) =>
-      isObject(v) &&
-      envelope(v.commit ?? { body: "", sig: "" }) &&
-      envelope(v.reveal) &&
-      list(envelope, 400)(v.views),
-  },
+const publicMessage = (v) => {
+  try {
+    check(v, PRIVATE);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 const seatInfo = (v) =>
@@ -80,7 +94,7 @@ const seatInfo = (v) =>
 /** Bodies of the host's signed messages. */
 export const FROM_HOST = {
   host: { pub: text(200, 1) },
-  welcome: { seat: nullable(SEAT), token: nullable(token) },
+  welcome: { seat: nullable(SEAT), token: nullable(token), count: int(0, 10_000_000) },
   table: {
     phase: (v) => ["lobby", "playing", "over"].includes(v),
     players: int(2, 4),
@@ -88,20 +102,11 @@ export const FROM_HOST = {
     hints: bool, // whether the host allows hints at this table
     seats: list(seatInfo, 4),
   },
-  view: { view: object, deal: DEAL, step: STEP },
-  commit: { deal: DEAL, commit: hex64 },
-  reveal: {
-    deal: DEAL,
-    host_seed: hex64,
-    nonce: hex64,
-    guest_seeds: list(nullable(hex64), 4),
-    seeds: object,
-    log: list(ACTION, 100_000),
-  },
+  // One public message of the private deal, number `i` of the match.
+  pub: { i: int(0, 10_000_000), m: publicMessage },
   // `re` is the number of the guest's act being answered (`n` is the envelope's).
   ok: { re: int(0, 2 ** 31) },
   error: { code: text(40, 1), message: text(500), re: nullable(int(0, 2 ** 31)) },
-  alarm: { deal: DEAL, seat: SEAT, problem: text(500) },
   started: {},
   presence: { seats: list(presenceSeat, 4) },
   chat: { seat: SEAT, text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },

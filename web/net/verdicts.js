@@ -1,0 +1,77 @@
+/* Verdicts: owns turning a peer's audits of its deals into alarms, each shown once,
+ * and the time a deal's keys may take to be revealed.
+ *
+ * Every peer's own engine checks each deal when the keys are revealed
+ * (net_bridge.py, PRIVATE_DEAL.md) and names the seats it proved cheated,
+ * with the evidence; a seat that kept its keys past the time allowed is
+ * named too. Host and guest alike hand every new state here.
+ */
+export class Verdicts {
+  /** @param {(alarm: {deal: number, seat: number, problem: string}) => void} onAlarm */
+  constructor(onAlarm) {
+    this.onAlarm = onAlarm;
+    this.alarms = [];
+    this.checked = 0; // deals audited and found fair
+    this._seen = new Set();
+    this._timer = null;
+    this.dealtAt = {}; // deal → when this peer could read its cards (Date.now(), for the bench)
+  }
+
+  /**
+   * While `state` waits for keys, start the clock once: after `ms` the
+   * peer gives its verdict with what was revealed (`onTimeout(deal)`).
+   */
+  clock(state, ms, onTimeout) {
+    const waiting = state.revealing && !(String(state.deal) in state.verdicts);
+    if (!waiting) {
+      clearTimeout(this._timer);
+      this._timer = null;
+      return;
+    }
+    if (this._timer) return;
+    const deal = state.deal;
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      onTimeout(deal);
+    }, ms);
+  }
+
+  update(state) {
+    if (state && state.waiting !== "deal" && !(state.deal in this.dealtAt)) this.dealtAt[state.deal] = Date.now();
+    for (const [deal, found] of Object.entries(state?.verdicts ?? {})) {
+      if (this._seen.has(deal)) continue;
+      this._seen.add(deal);
+      if (!found.length) this.checked += 1;
+      for (const [seat, problem] of found) {
+        const alarm = { deal: Number(deal), seat, problem: String(problem) };
+        this.alarms.push(alarm);
+        this.onAlarm(alarm);
+      }
+    }
+  }
+}
+
+/**
+ * Resolves once no cards are moving at `session`'s table (a face-down pass or
+ * a talon's unlocks in flight), so a move may be made; at most `ms` later.
+ */
+export function cardsSettled(session, ms) {
+  const moving = () => {
+    const s = session.state;
+    return s && s.turn === null && s.waiting === null && !s.revealing && s.winner === null;
+  };
+  if (!moving()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      if (moving()) return;
+      clearTimeout(timer);
+      session.removeEventListener("view", done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      session.removeEventListener("view", done);
+      resolve();
+    }, ms);
+    session.addEventListener("view", done);
+  });
+}
