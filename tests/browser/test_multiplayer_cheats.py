@@ -110,8 +110,9 @@ def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> N
     def dealt(card: str) -> int | None:
         """The card's deal position, found with the cheat's own key (None: it came in a pass)."""
         try:
+            deal = int(cheat.evaluate("thousand.session.state.deal"))
             return position_of(
-                master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, 0
+                master_of(cheat), seat_of(cheat), public_messages(received(cheat)), card, deal
             )
         except LookupError:
             return None
