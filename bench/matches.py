@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from duplicate import ci
+from duplicate import ci, load_runs
 from thousand import Game, Rules
 from thousand.bots import choose
 
@@ -83,11 +83,7 @@ def main() -> None:
     if len(set(bots)) != len(bots):
         raise SystemExit("give three different levels: a repeated one would share its wins")
     if args.merge:
-        merged: list[dict[str, Any]] = []
-        for path in args.merge:
-            with open(path) as f:
-                merged.extend(json.load(f))
-        summary(merged, bots, args, 0.0)
+        summary(load_runs(args.merge), bots, args, 0.0)
         return
     tasks = [(i, bots, args.preset) for i in range(args.start, args.start + args.matches)]
     started = time.perf_counter()
