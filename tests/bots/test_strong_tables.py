@@ -68,7 +68,9 @@ def test_strong_searches_every_declaring_phase(
             seat = game.current_player
             assert seat is not None
             view = game.view(seat)
-            action = choose(view, "strong", seed=seed)
+            # A long wall-clock budget: only the fixed node budget bounds the work, so a
+            # busy machine cannot cut a search short and hand the decision on.
+            action = choose(view, "strong", seed=seed, budget_s=60.0)
             assert action in view["legal"]
             if len(view["legal"]) > 1:
                 seen.add(view["phase"])

@@ -37,8 +37,12 @@ DEFEND_VALUE = 5.0
 SHADE = 15
 """Points a sampled double-dummy result must spare before a bid or contract counts on it."""
 
-DEFENDER_MARRIAGE = 0.7
+DEFENDER_MARRIAGE = 0.5
 """Share of a defender's marriage it is expected to declare (it needs the lead)."""
+
+WRITE_OFF_MARGIN = 15.0
+"""Match value by which writing off must beat the best contract: the samples see the
+defenders' cards, so a hand looks more hopeless to them than it is."""
 
 LAID_AWAY = -1
 """The receiver of a card laid away face down (two players)."""
@@ -288,7 +292,7 @@ def choose_talon(decision: Decision) -> str:
 
 def lay_away(decision: Decision) -> str:
     """The talon phase: give a card to each opponent, or discard (two players)."""
-    view, k, rules, ctx, rng, _, budget = decision
+    view, k, rules, _ctx, rng, _, budget = decision
     legal: list[str] = view["legal"]
     if k.players == 2:
         left = 2 - k.laid_away.bit_count()
@@ -309,8 +313,6 @@ def lay_away(decision: Decision) -> str:
     best = max(range(len(plans)), key=lambda i: (values[i], -i))
     if "redeal" in legal and values[best] < 0:
         return "redeal"
-    if "writeoff" in legal and ctx.write_off_outcome(k.seat, bid_value) > values[best]:
-        return "writeoff"
     for c, to in plans[best]:
         text = f"discard {card_text(c)}" if to == LAID_AWAY else f"give {card_text(c)} {to}"
         if text in legal:
@@ -344,7 +346,7 @@ def contract(decision: Decision) -> str:
     v, u = contract_choice(ctx, me, reached, values[:8])
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
-        if ctx.write_off_outcome(me, bid_value) > u:
+        if ctx.write_off_outcome(me, bid_value) > u + WRITE_OFF_MARGIN:
             return "writeoff"
     if "redeal" in legal and u < 0:
         return "redeal"
