@@ -6,10 +6,15 @@ the ``normal`` bot — and times ``choose(view, level)`` on each, printing p50,
 p95 and max per level (and per phase with ``--phases``). With ``--pyodide``
 it runs the same positions inside Pyodide under Node, from the Pyodide core
 files that ``build.py`` caches in ``.cache/npm/pyodide-*`` (or ``--pyodide-dir``);
-Pyodide in Node runs the same WebAssembly as in the browser's worker.
+Pyodide in Node runs the same WebAssembly as in the browser's worker. With
+``--chromium`` it builds the site, opens it in headless Chromium and asks
+the page's engine worker for the strong player's move on every position
+(the hint a player asks for: ``hint_for_view``), timing each call from the
+page, so the figure is what a player waits for, messages included.
 
     python bench/bot_latency.py --games 20
     python bench/bot_latency.py --games 20 --pyodide
+    python bench/bot_latency.py --games 20 --levels strong --phases --chromium
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -109,6 +115,45 @@ const fs = require("fs");
 """
 
 
+CHROMIUM_TIMER = """async (views) => {
+  const out = [];
+  for (const v of views) {
+    const t = performance.now();
+    await thousand.engine.call("hint_for_view", v, 0);
+    out.push([v.phase, (performance.now() - t) / 1000]);
+  }
+  return out;
+}"""
+
+
+def run_chromium(views: list[dict[str, Any]]) -> tuple[list[tuple[str, float]], str]:
+    """The strong player's decision times in the engine worker of the built site in Chromium."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "browser"))
+    from playwright.sync_api import sync_playwright
+    from site_harness import BOOT_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = os.path.join(tmp, "dist")
+        build.build(Path(dist), quiet=True)
+        server, url = build.serve_in_thread(Path(dist), "/")
+        try:
+            with sync_playwright() as p:
+                executable = str(CHROMIUM) if CHROMIUM.exists() else None
+                browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                page.set_default_timeout(0)
+                page.goto(url + "?delay=0&bots=random&lang=en")
+                page.wait_for_function(
+                    "document.body.dataset.engine === 'ready'", timeout=BOOT_TIMEOUT_MS
+                )
+                rows = page.evaluate(CHROMIUM_TIMER, views)
+                version = browser.version
+                browser.close()
+        finally:
+            server.shutdown()
+    return [(str(phase), float(t)) for phase, t in rows], version
+
+
 def run_pyodide(views: list[dict[str, Any]], levels: list[str], pyodide_dir: str) -> Any:
     with tempfile.TemporaryDirectory() as tmp:
         pos = os.path.join(tmp, "positions.json")
@@ -143,6 +188,11 @@ def main() -> None:
     ap.add_argument("--phases", action="store_true", help="also print figures per phase")
     ap.add_argument("--pyodide", action="store_true", help="also time inside Pyodide (Node)")
     ap.add_argument("--pyodide-dir", help="folder with pyodide.mjs (default: .cache/npm/pyodide-*)")
+    ap.add_argument(
+        "--chromium",
+        action="store_true",
+        help="also time the strong level in the built site's engine worker in headless Chromium",
+    )
     args = ap.parse_args()
     levels = args.levels.split(",")
     views = positions(args.games)
@@ -155,6 +205,14 @@ def main() -> None:
             rows.append((v["phase"], time.perf_counter() - t))
         times[level] = rows
     report(f"CPython {sys.version.split()[0]}: {len(views)} positions", times, args.phases)
+    if args.chromium:
+        t = time.perf_counter()
+        rows, version = run_chromium(views)
+        title = (
+            f"Chromium {version}, engine worker (page round trip): {len(views)} positions, "
+            f"{time.perf_counter() - t:.0f} s in all with the build"
+        )
+        report(title, {"strong": rows}, args.phases)
     if args.pyodide:
         found = sorted(glob.glob(os.path.join(ROOT, ".cache", "npm", "pyodide-*")))
         pdir = args.pyodide_dir or (found[-1] if found else None)

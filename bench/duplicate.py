@@ -79,6 +79,15 @@ def run_deal(args: tuple[int, list[str], str, str]) -> dict[str, Any]:
     }
 
 
+def load_runs(paths: list[str]) -> list[dict[str, Any]]:
+    """The per-deal (or per-match) results of earlier ``--json`` runs, together."""
+    merged: list[dict[str, Any]] = []
+    for path in paths:
+        with open(path) as f:
+            merged.extend(json.load(f))
+    return merged
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -111,11 +120,7 @@ def main() -> None:
     args = ap.parse_args()
     bots = args.bots.split(",")
     if args.merge:
-        merged: list[dict[str, Any]] = []
-        for path in args.merge:
-            with open(path) as f:
-                merged.extend(json.load(f))
-        summary(merged, bots, args, 0.0)
+        summary(load_runs(args.merge), bots, args, 0.0)
         return
     tasks = [
         (i, bots, args.preset, args.scores) for i in range(args.start, args.start + args.deals)

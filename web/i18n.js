@@ -8,6 +8,11 @@
  */
 
 const en = {
+  // What each computer level does, one line each (settings).
+  "level.random.about": "Plays any legal card at random; for testing.",
+  "level.easy.about": "A beginner: values its hand by card points, gives away its lowest cards, leads high and does not count the cards played.",
+  "level.normal.about": "A club player: values aces and sure tricks, counts the cards played, remembers missing suits and helps its partner.",
+  "level.strong.about": "Thinks ahead: deals the unseen cards out many ways, plays each to the end, and bids, writes off and plays to win the match.",
   title: "Thousand",
   loading: "Loading the page",
   play: "Play",
@@ -345,6 +350,11 @@ const en = {
 };
 
 const ru = {
+  // What each computer level does, one line each (settings).
+  "level.random.about": "Ходит случайной допустимой картой; для проверки.",
+  "level.easy.about": "Новичок: оценивает руку по очкам карт, сносит младшие карты, ходит с крупных и не считает вышедшие.",
+  "level.normal.about": "Опытный игрок: ценит тузы и верные взятки, считает вышедшие карты, помнит, у кого нет масти, и помогает партнёру.",
+  "level.strong.about": "Считает наперёд: перебирает расклады невидимых карт, разыгрывает каждый до конца и торгуется, расписывается и ходит ради победы в партии.",
   title: "Тысяча",
   loading: "Загрузка",
   play: "Играть",
@@ -682,6 +692,11 @@ const ru = {
 };
 
 const uk = {
+  // What each computer level does, one line each (settings).
+  "level.random.about": "Ходить випадковою дозволеною картою; для перевірки.",
+  "level.easy.about": "Новачок: оцінює руку за очками карт, скидає молодші карти, ходить зі старших і не рахує зіграні.",
+  "level.normal.about": "Досвідчений гравець: цінує тузи й певні взятки, рахує зіграні карти, пам'ятає, в кого немає масті, і допомагає партнерові.",
+  "level.strong.about": "Рахує наперед: перебирає розклади невидимих карт, розігрує кожен до кінця й торгується, розписується та ходить заради перемоги в партії.",
   title: "Тисяча",
   loading: "Завантаження",
   play: "Грати",
@@ -886,6 +901,11 @@ const uk = {
 };
 
 const pl = {
+  // What each computer level does, one line each (settings).
+  "level.random.about": "Zagrywa losową dozwoloną kartę; do testów.",
+  "level.easy.about": "Początkujący: ocenia rękę po punktach kart, oddaje najniższe karty, wychodzi wysoko i nie liczy zagranych kart.",
+  "level.normal.about": "Doświadczony gracz: ceni asy i pewne lewy, liczy zagrane karty, pamięta braki kolorów i pomaga partnerowi.",
+  "level.strong.about": "Myśli naprzód: rozkłada niewidoczne karty na wiele sposobów, rozgrywa każdy do końca, licytuje, rezygnuje i gra o wygranie partii.",
   title: "Tysiąc",
   loading: "Ładowanie",
   play: "Graj",

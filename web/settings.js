@@ -184,6 +184,12 @@ export function renderSettings(data, setup) {
       row.append(label, select);
       bots.append(row);
     }
+    // What each level does, one line each.
+    const notes = el("dl", "level-notes");
+    for (const level of data.levels) {
+      notes.append(el("dt", "", t(`level.${level}`)), el("dd", "", t(`level.${level}.about`)));
+    }
+    bots.append(notes);
   }
   drawBots();
 

@@ -589,3 +589,29 @@ def test_a_corrupt_save_is_reported_and_set_aside(
     close_dialog(page, "welcome", "play")
     expect(page.locator("#hand [data-card]").first).to_be_visible()
     assert console.errors == []
+
+
+def test_settings_say_what_every_level_does(
+    page: Page, site_url: str, console: Console, shot
+) -> None:
+    from thousand.bots import LEVELS
+
+    for lang, strong_word in (("en", "match"), ("ru", "партии")):
+        for width, height, size in ((1280, 800, "desktop"), (360, 740, "phone")):
+            page.set_viewport_size({"width": width, "height": height})
+            open_page(page, site_url, f"?seed=3&delay=0&bots=random&lang={lang}")
+            assert wait_turn(page) in ("turn", "dialog:summary")
+            page.locator("#btn-menu").click()
+            page.locator('[data-menu="settings"]').click()
+            settings = page.locator('dialog[data-dialog="settings"]')
+            expect(settings).to_be_visible()
+            notes = settings.locator(".level-notes dd")
+            expect(notes).to_have_count(len(LEVELS))
+            texts = notes.all_text_contents()
+            # One line each, all different, none left as a bare key.
+            assert len(set(texts)) == len(LEVELS), texts
+            assert all(t and not t.startswith("level.") for t in texts), texts
+            assert strong_word in texts[LEVELS.index("strong")], texts
+            settings.locator(".level-notes").scroll_into_view_if_needed()
+            shot(f"levels-{lang}-{size}")
+    assert console.errors == []

@@ -59,6 +59,8 @@ class Knowledge:
     """Cards seen given to each seat (снос)."""
     given_hidden: int = 0
     """How many cards were given face down (unseen by this seat)."""
+    laid_away: int = 0
+    """Cards this seat laid away face down (two players); they count for it at the end."""
     pool: int = 0
     """Cards whose place this seat does not know."""
     dead: int = 0
@@ -139,6 +141,8 @@ def read_view(view: dict[str, Any]) -> Knowledge:
     if view.get("talon"):
         k.talon = _cards(view["talon"])
         k.talon_seen = True
+    if view.get("discarded") and view.get("declarer") == seat:
+        k.laid_away = _cards(view["discarded"])
     for c_text, to in view.get("given") or []:
         if c_text is None:
             k.given_hidden += 1
@@ -203,7 +207,7 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         if s == seat:
             k.known[s] = 0
         k.void[s] &= ~k.known[s]
-    known_all = k.hand | k.played
+    known_all = k.hand | k.played | k.laid_away
     for s in range(n):
         known_all |= k.known[s]
     k.pool = FULL_DECK & ~known_all

@@ -4,14 +4,16 @@ This module owns the bots' yardstick: a hand's score changes turned into a
 match value for one seat — its own new score against the mean of the
 others', with the match rules that bend it: the barrel (бочка) where a made
 contract wins the match and a failed one falls, defenders on the barrel
-scoring nothing, the score cap at the barrel, and the samosval (самосвал) at
-555. Decisions compare these values, not raw hand points. Bolts (болт) are
-not modelled yet: the search does not track who takes a trick.
+scoring nothing, its attempts (a player who does not win within them
+falls), falls and the third fall back to zero, the score cap at the
+barrel, the samosval (самосвал) at 555, the penalty for a third write-off
+and for a third bolt (болт: a hand without a trick, here a hand without a
+point). Decisions compare these values, not raw hand points.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 WIN_VALUE = 1500.0
@@ -27,6 +29,10 @@ class MatchContext:
     scores: list[int]
     on_barrel: list[bool]
     rules: dict[str, Any]
+    barrel_hands: list[int] = field(default_factory=list)
+    falls: list[int] = field(default_factory=list)
+    write_offs: list[int] = field(default_factory=list)
+    bolts: list[int] = field(default_factory=list)
 
     @classmethod
     def from_view(cls, view: dict[str, Any], order: list[int]) -> MatchContext:
@@ -38,11 +44,32 @@ class MatchContext:
             scores=[int(x) for x in view.get("scores") or [0] * n],
             on_barrel=[bool(b.get("on")) for b in barrel],
             rules=dict(view.get("rules") or {}),
+            barrel_hands=[int(b.get("hands", 0)) for b in barrel],
+            falls=[int(b.get("falls", 0)) for b in barrel],
+            write_offs=[int(x) for x in view.get("write_offs") or [0] * n],
+            bolts=[int(x) for x in view.get("bolts") or [0] * n],
         )
+
+    def _fall(self, s: int, base: int) -> float:
+        """Seat ``s``'s score after falling off the barrel at ``base``."""
+        r = self.rules
+        penalty = int(r.get("penalty", 120))
+        mode = r.get("barrel_fall_to", "minus_penalty")
+        after = 500 if mode == "500" else base - penalty
+        falls = self.falls[s] if s < len(self.falls) else 0
+        if r.get("barrel_three_falls_zero", True) and falls + 1 >= 3:
+            after = 0
+        return after
+
+    def _bolt(self, s: int) -> int:
+        """What one more bolt costs seat ``s`` now: the penalty on every third one."""
+        r = self.rules
+        if r.get("bolt_mode", "total") == "never" or s >= len(self.bolts):
+            return 0
+        return int(r.get("penalty", 120)) if self.bolts[s] % 3 == 2 else 0
 
     def _after(self, s: int, delta: int, declarer: int, made: bool, contract: int) -> float:
         r = self.rules
-        penalty = int(r.get("penalty", 120))
         barrel_at = r.get("barrel_at", 880)
         target = 1001 if r.get("target_1001") else 1000
         before = self.scores[s]
@@ -51,7 +78,10 @@ class MatchContext:
                 if made and before + contract >= target:
                     return before + contract + WIN_VALUE
                 if not made:
-                    return int(barrel_at) - penalty
+                    return self._fall(s, before)
+            hands = self.barrel_hands[s] if s < len(self.barrel_hands) else 0
+            if hands + 1 >= int(r.get("barrel_attempts", 3)):
+                return self._fall(s, before)
             return before
         after = before + delta
         if barrel_at is not None and after >= int(barrel_at):
@@ -71,10 +101,18 @@ class MatchContext:
 
     # --- outcomes of one hand ---------------------------------------------------------------
 
-    def play_outcome(self, declarer: int, contract: int, total: float) -> float:
+    def play_outcome(
+        self,
+        declarer: int,
+        contract: int,
+        total: float,
+        extra: dict[int, float] | None = None,
+    ) -> float:
         """Value of a played hand where the declarer ends with ``total`` points.
 
-        The defenders share what the declarer does not take, equally.
+        The defenders share what the declarer does not take, equally, plus
+        ``extra`` (a defender's marriages); a defender left without a point
+        takes a bolt.
         """
         made = total >= contract
         defenders = [s for s in self.order if s != declarer]
@@ -82,7 +120,10 @@ class MatchContext:
         rounding = 5
         deltas = {declarer: contract if made else -contract}
         for s in defenders:
-            deltas[s] = int(round(share / rounding) * rounding)
+            own = share + (extra.get(s, 0.0) if extra else 0.0)
+            deltas[s] = int(round(own / rounding) * rounding)
+            if own <= 0:
+                deltas[s] -= self._bolt(s)
         return self.utility(deltas, declarer, made, contract)
 
     def write_off_outcome(self, declarer: int, value: int) -> float:
@@ -90,6 +131,11 @@ class MatchContext:
         half = -(-value // 2)
         share = 60 if r.get("write_off_flat_60") else -(-half // 5) * 5
         deltas = {declarer: 0 if r.get("write_off_keeps_score") else -value}
+        mine = self.write_offs[declarer] if declarer < len(self.write_offs) else 0
+        if r.get("write_off_third_penalty") and mine + 1 == 3:
+            deltas[declarer] -= int(r.get("penalty", 120))
+        if len(self.order) == 2:
+            share = 60
         for s in self.order:
             if s != declarer:
                 deltas[s] = share

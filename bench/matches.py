@@ -1,0 +1,128 @@
+"""Whole duplicate matches between bot levels: who wins the match to 1000.
+
+It measures whether a level's strength per hand turns into matches won.
+Each match is played once per seating of the bots (3! = 6 for three
+players) from the same seed, so every seating is dealt the same sequence of
+decks (a deal's cards depend only on the seed and the deal number); a match
+runs from zero to its end under the preset's rules (the barrel, falls,
+bolts, write-offs). It prints, for each bot, the share of matches won
+(an even share is 1/3 for three bots) with a 95% confidence interval over
+the matches, the mean number of hands per match, and for each pair of bots
+the difference of their shares with its 95% CI.
+
+    python bench/matches.py --matches 300 --bots strong,normal,easy --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from duplicate import ci, load_runs
+from thousand import Game, Rules
+from thousand.bots import choose
+
+MAX_HANDS = 400
+"""A match still open after this many hands counts as won by nobody."""
+
+
+def play_match(bots: list[str], seed: str, rules: Rules, bot_seed: int) -> tuple[int | None, int]:
+    """Play one whole match with ``bots[seat]`` at each seat: the winning seat and the hands."""
+    game = Game.new(rules=rules, seed=seed)
+    while game.phase != "over" and game.hand_no < MAX_HANDS:
+        seat = game.current_player
+        assert seat is not None
+        game.apply(choose(game.view(seat), level=bots[seat], seed=bot_seed))
+    winner = game.winner if game.phase == "over" else None
+    return winner, game.hand_no
+
+
+def run_match(args: tuple[int, list[str], str]) -> dict[str, Any]:
+    index, bots, preset = args
+    rules = Rules.preset(preset)
+    wins = dict.fromkeys(bots, 0.0)
+    seatings = 0
+    hands = 0
+    started = time.perf_counter()
+    for perm in itertools.permutations(range(len(bots))):
+        seating = [bots[p] for p in perm]
+        winner, n = play_match(seating, f"match/{index}", rules, bot_seed=index)
+        seatings += 1
+        hands += n
+        if winner is not None:
+            wins[seating[winner]] += 1
+    return {
+        "index": index,
+        "share": {b: w / seatings for b, w in wins.items()},
+        "hands": hands / seatings,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches", type=int, default=30, help="matches (each played 6 times)")
+    ap.add_argument("--bots", default="strong,normal,easy", help="three levels, comma-separated")
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0, help="index of the first match")
+    ap.add_argument("--json", help="also write the per-match results here")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", help="print earlier --json runs together")
+    args = ap.parse_args()
+    bots = args.bots.split(",")
+    if len(set(bots)) != len(bots):
+        raise SystemExit("give three different levels: a repeated one would share its wins")
+    if args.merge:
+        summary(load_runs(args.merge), bots, args, 0.0)
+        return
+    tasks = [(i, bots, args.preset) for i in range(args.start, args.start + args.matches)]
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for k, r in enumerate(pool.imap_unordered(run_match, tasks, chunksize=1)):
+            results.append(r)
+            print(
+                f"  {k + 1}/{len(tasks)} matches, {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump(sorted(results, key=lambda r: r["index"]), f)
+    results.sort(key=lambda r: r["index"])
+    summary(results, bots, args, time.perf_counter() - started)
+
+
+def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: float) -> None:
+    n = len(results)
+    if len({r["index"] for r in results}) != n:
+        raise SystemExit("the same match appears twice")
+    seatings = math.factorial(len(bots))
+    hands = sum(r["hands"] for r in results) / max(1, n)
+    print(
+        f"whole matches: {n} matches x {seatings} seatings, preset {args.preset}, "
+        f"bots {', '.join(bots)}; {hands:.1f} hands per match; {seconds:.0f} s"
+    )
+    print(f"share of matches won (95% CI; an even share is {1 / len(bots):.1%}):")
+    for b in bots:
+        m, h = ci([r["share"][b] for r in results])
+        print(f"  {b:7s} {m:6.1%} ± {h:5.1%}   ({round(m * n * seatings)} of {n * seatings})")
+    print("differences of the shares, per match (95% CI):")
+    for a, b in itertools.combinations(bots, 2):
+        m, h = ci([r["share"][a] - r["share"][b] for r in results])
+        verdict = "excludes 0" if abs(m) > h else "includes 0"
+        print(f"  {a} - {b}: {m:+6.1%} ± {h:5.1%}  ({verdict})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The work of one search decision: its budget, its clock and what it reads.
+
+This module owns the bookkeeping the strong level's decisions share: the
+fixed amount of work (:class:`Budget`), the node counter and the wall-clock
+safety net (:class:`Clock`), and the bundle a decision works from
+(:class:`Decision`) — the view, the knowledge read from it, the rules, the
+match context and the seeded random generator.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..position import TrickRules
+from .knowledge import Knowledge
+from .solver import Solver
+from .value import MatchContext
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The deterministic amount of work per decision."""
+
+    play_samples: int = 16
+    play_nodes: int = 28_000
+    """Nodes for the first pass (reach the contract or not); the rest refines points."""
+    refine_nodes: int = 10_000
+    bid_samples: int = 12
+    give_samples: int = 8
+    give_plans: int = 4
+    discard_plans: int = 6
+    choose_samples: int = 8
+    contract_samples: int = 12
+    node_cap: int = 40_000
+    """Hard cap on nodes for a decision in card play."""
+    declare_cap: int = 90_000
+    """Hard cap on nodes for a decision before the first lead (searches from the first trick)."""
+    solve_share: int = 5
+    """One first-trick search may use at most this fraction (1/n) of the declaring cap; a
+    sample that needs more is left out, so one hard deal does not eat the whole budget."""
+
+
+DEFAULT_BUDGET = Budget()
+
+
+class Clock:
+    """Nodes spent so far against the cap, and the wall-clock deadline."""
+
+    def __init__(self, budget_s: float | None, cap: int) -> None:
+        self.deadline = time.perf_counter() + budget_s if budget_s is not None else None
+        self.cap = cap
+        self.used = 0
+
+    def solver(
+        self,
+        k: Knowledge,
+        declarer: int,
+        rules: dict[str, Any],
+        last_trick_bonus: int = 0,
+        limit: int | None = None,
+    ) -> Solver:
+        left = max(1, self.cap - self.used)
+        if limit is not None:
+            left = min(left, limit)
+        return Solver(
+            k.order,
+            declarer,
+            node_limit=left,
+            deadline=self.deadline,
+            rules=TrickRules.of(rules),
+            last_trick_bonus=last_trick_bonus,
+        )
+
+    def spend(self, s: Solver) -> None:
+        self.used += s.nodes
+
+    @property
+    def out(self) -> bool:
+        if self.used >= self.cap:
+            return True
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+
+class Decision(NamedTuple):
+    """Everything one decision works from: the view, what it tells, and the budget."""
+
+    view: dict[str, Any]
+    k: Knowledge
+    rules: dict[str, Any]
+    ctx: MatchContext
+    rng: random.Random
+    clock: Clock
+    budget: Budget

@@ -1,0 +1,356 @@
+"""The strong level's declaring decisions: bidding, the talon, laying away, the contract.
+
+This module owns what the search bot does before the first lead. Bidding
+(торговля) asks whether the next bid is reachable after taking a sampled
+talon (прикуп) and laying two cards away; with two players, choosing one of
+two shown talons compares them on common samples; laying away — giving a
+card to each opponent (снос) with three or four players, discarding two
+face down with two — compares a few candidate plans on common samples; the
+contract (заказ) is the value with the best expected match value, against
+writing off (роспись). Every comparison is in match value (:mod:`.value`):
+the opponents' marriages, the barrel, falls and bolts count, not only the
+declarer's points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
+from .decision import Decision
+from .heuristic import (
+    _fallback,
+    _keep_score,
+    _opponents_to_receive,
+    choose_heuristic,
+    estimate,
+    give_plan,
+)
+from .sampling import Deal, _marriage_total, sample_deals
+from .solver import INF, SearchAborted
+from .value import MatchContext
+
+DEFEND_VALUE = 5.0
+"""Rough match value of defending a hand, against which declaring is weighed."""
+
+SHADE = 15
+"""Points a sampled double-dummy result must spare before a bid or contract counts on it."""
+
+DEFENDER_MARRIAGE = 0.5
+"""Share of a defender's marriage it is expected to declare (it needs the lead)."""
+
+WRITE_OFF_MARGIN = 15.0
+"""Match value by which writing off must beat the best contract: the samples see the
+defenders' cards, so a hand looks more hopeless to them than it is."""
+
+LAID_AWAY = -1
+"""The receiver of a card laid away face down (two players)."""
+
+Plan = list[tuple[int, int]]
+"""Cards leaving the declarer's hand: ``(card, receiver)``, ``LAID_AWAY`` for a discard."""
+
+
+class Reach(NamedTuple):
+    """What one sample tells of a declarer's hand: the points it reaches and the others' extra."""
+
+    points: int
+    """The highest probed total the declarer reaches (``-1``: none)."""
+    extra: dict[int, float]
+    """Points each defender is expected to add by its own marriages."""
+
+
+# --- laying away and sampling helpers --------------------------------------------------------
+
+
+def lay_away_plans(hand: int, receivers: list[int], count: int, players: int) -> list[Plan]:
+    """Up to ``count`` candidate plans for the cards the declarer must part with."""
+    if players != 2:
+        return give_plan(hand, receivers, count)
+    left = len(receivers)
+    # A discard keeps its points for the declarer, so only the card's use in play counts.
+    ranked = sorted(cards_of(hand), key=lambda c: (_keep_score(hand, c) - CARD_POINTS[c], c))
+    pool = ranked[: left + 3]
+    if left == 1:
+        return [[(c, LAID_AWAY)] for c in pool][:count]
+    pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1 :]]
+    pairs.sort(key=lambda p: _keep_score(hand, p[0]) + _keep_score(hand, p[1]) - _banked_pair(p))
+    return [[(a, LAID_AWAY), (b, LAID_AWAY)] for a, b in pairs[:count]]
+
+
+def _banked_pair(pair: tuple[int, int]) -> int:
+    return points(bit(pair[0]) | bit(pair[1]))
+
+
+def declarer_hands(hands: list[int], declarer: int, plan: Plan) -> list[int]:
+    """The hands once the declarer has given or laid away the cards of ``plan``."""
+    out = list(hands)
+    for c, to in plan:
+        out[declarer] &= ~(1 << c)
+        if to != LAID_AWAY:
+            out[to] |= 1 << c
+    return out
+
+
+def _banked(plan: Plan) -> int:
+    return sum(CARD_POINTS[c] for c, to in plan if to == LAID_AWAY)
+
+
+def last_trick_bonus(rules: dict[str, object], players: int, dead: int) -> int:
+    """Two players: the points of the other talon, when it goes to the last trick."""
+    if players == 2 and rules.get("two_player_second_talon") == "last_trick":
+        return points(dead)
+    return 0
+
+
+def _extra(hands: list[int], declarer: int, order: list[int]) -> dict[int, float]:
+    return {s: DEFENDER_MARRIAGE * _marriage_total(hands[s]) for s in order if s != declarer}
+
+
+def first_lead_reach(
+    decision: Decision,
+    hands: list[int],
+    thresholds: list[int],
+    banked: int = 0,
+    bonus: int = 0,
+) -> int:
+    """The highest of ``thresholds`` (ascending) the declarer reaches from the first lead.
+
+    Returns ``-1`` when it reaches none. A binary search of null-window tests,
+    each asking for ``SHADE`` points more: a declarer who sees every card in
+    a sample plays better than one who must guess (strategy fusion), so the
+    raw double-dummy result flatters the contract. ``banked`` points are the
+    declarer's already (two players: its discards).
+    """
+    k, me = decision.k, decision.k.seat
+    share = decision.budget.declare_cap // decision.budget.solve_share
+    s = decision.clock.solver(k, me, decision.rules, bonus, share)
+    lo, hi = 0, len(thresholds) - 1
+    best = -1
+    try:
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if s.reaches(hands, me, None, 0, thresholds[mid] + SHADE - banked):
+                best = mid
+                lo = mid + 1
+            else:
+                hi = mid - 1
+    finally:
+        decision.clock.spend(s)
+    return thresholds[best] if best >= 0 else -1
+
+
+def _failed_total(reached: int, contract: int) -> float:
+    """The declarer's expected total in a sample that does not reach ``contract``."""
+    if reached >= 0:
+        return float(reached + SHADE)
+    return float(contract - 40)
+
+
+def contract_choice(
+    ctx: MatchContext, declarer: int, reached: list[Reach], values: list[int]
+) -> tuple[int, float]:
+    """The contract of ``values`` with the best mean outcome, given what each sample reaches."""
+    best_v, best_u = values[0], -INF * 1.0
+    for v in values:
+        u = 0.0
+        for r in reached:
+            total = float(r.points) if r.points >= v else min(_failed_total(r.points, v), v - 5)
+            u += ctx.play_outcome(declarer, v, total, r.extra)
+        u /= max(1, len(reached))
+        if u > best_u + 1e-9:
+            best_v, best_u = v, u
+    return best_v, best_u
+
+
+def _probes(values: list[int]) -> list[int]:
+    """The contract values to test, with two lower ones that tell how badly a hand fails."""
+    low = values[0]
+    return [low - 50, low - 25, *values]
+
+
+# --- the decisions ---------------------------------------------------------------------------
+
+
+def bid(decision: Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
+    legal: list[str] = view["legal"]
+    bids = sorted(int(a.split()[1]) for a in legal if a.startswith("bid "))
+    me = k.seat
+    if not bids:
+        if "redeal" in legal:
+            return "redeal"
+        return "pass" if "pass" in legal else _fallback(legal)
+    target = bids[0]
+    deals = sample_deals(k, budget.bid_samples, rng, rules, strength=estimate)
+    step = int(rules.get("bid_step", 5))
+    i = k.order.index(me)
+    receivers = [k.order[(i + j) % len(k.order)] for j in range(1, len(k.order))]
+    if k.players == 2:
+        receivers = [LAID_AWAY, LAID_AWAY]
+    thresholds = [target - 25, target, target + 3 * step]
+    reached: list[Reach] = []
+    for deal in deals:
+        if clock.out:
+            break
+        dead = cards_of(deal.dead)
+        if k.players == 2:
+            rng.shuffle(dead)
+            talon = sum(1 << c for c in dead[:2])
+            rest = deal.dead & ~talon
+        else:
+            talon, rest = deal.dead, 0
+        hands = list(deal.hands)
+        hands[me] = k.hand | talon
+        plan = lay_away_plans(hands[me], receivers, 1, k.players)[0]
+        hands = declarer_hands(hands, me, plan)
+        bonus = last_trick_bonus(rules, k.players, rest)
+        try:
+            r = first_lead_reach(decision, hands, thresholds, _banked(plan), bonus)
+        except SearchAborted:
+            if clock.out:
+                break
+            continue
+        reached.append(Reach(r, _extra(hands, me, k.order)))
+    if not reached:
+        return choose_heuristic(view, "normal", rng)
+    # Winning at `target` and naming the best contract afterwards.
+    _, declare_u = contract_choice(ctx, me, reached, [target, target + 3 * step])
+    if "redeal" in legal and max(declare_u, DEFEND_VALUE) < 0:
+        return "redeal"
+    if declare_u > DEFEND_VALUE:
+        return f"bid {target}"
+    return "pass" if "pass" in legal else f"bid {target}"
+
+
+def _plan_values(
+    decision: Decision,
+    deals: list[Deal],
+    hand_of: list[int],
+    plans: list[Plan],
+    thresholds: list[int],
+    banked: int = 0,
+    bonuses: list[int] | None = None,
+) -> list[float]:
+    """Mean match value of each plan, sample by sample so every plan sees the same deals.
+
+    ``hand_of[i]`` is the declarer's hand before plan ``i`` and ``bonuses[i]``
+    what its last trick carries (they differ when choosing between two talons).
+    """
+    k, rules, ctx, clock = decision.k, decision.rules, decision.ctx, decision.clock
+    me = k.seat
+    reached: list[list[Reach]] = [[] for _ in plans]
+    for deal in deals:
+        if clock.out:
+            break
+        row = []
+        try:
+            for i, (plan, hand) in enumerate(zip(plans, hand_of, strict=True)):
+                hands = list(deal.hands)
+                hands[me] = hand
+                hands = declarer_hands(hands, me, plan)
+                if bonuses is not None:
+                    bonus = bonuses[i]
+                else:
+                    bonus = last_trick_bonus(rules, k.players, deal.dead)
+                r = first_lead_reach(decision, hands, thresholds, banked + _banked(plan), bonus)
+                row.append(Reach(r, _extra(hands, me, k.order)))
+        except SearchAborted:
+            if clock.out:
+                break
+            continue
+        for i, one in enumerate(row):
+            reached[i].append(one)
+    if not reached[0]:
+        return []
+    return [contract_choice(ctx, me, r, thresholds)[1] for r in reached]
+
+
+def choose_talon(decision: Decision) -> str:
+    """Two players: which of the two talons to take, when both are shown."""
+    view, k, rules, _, rng, _, budget = decision
+    legal: list[str] = view["legal"]
+    shown = view.get("talons")
+    if not shown or len(shown) != 2:
+        # Taken blind: the talons are alike, and the seed picks one.
+        takes = [a for a in legal if a.startswith("take ")]
+        return takes[rng.randrange(len(takes))] if takes else _fallback(legal)
+    talons = [mask_of(list(t)) for t in shown]
+    seen = talons[0] | talons[1]
+    known = replace(k, pool=k.pool & ~seen, dead=max(0, k.dead - seen.bit_count()))
+    deals = sample_deals(known, budget.choose_samples, rng, rules)
+    hands = [k.hand | t for t in talons]
+    plans = [lay_away_plans(h, [LAID_AWAY, LAID_AWAY], 1, 2)[0] for h in hands]
+    bonuses = [last_trick_bonus(rules, 2, talons[1 - i]) for i in range(2)]
+    bid_value = k.bid or 100
+    values = _plan_values(decision, deals, hands, plans, [bid_value], 0, bonuses)
+    if not values:
+        return legal[0]
+    best = max(range(2), key=lambda i: (values[i], -i))
+    return f"take {best}" if f"take {best}" in legal else legal[0]
+
+
+def lay_away(decision: Decision) -> str:
+    """The talon phase: give a card to each opponent, or discard (two players)."""
+    view, k, rules, _ctx, rng, _, budget = decision
+    legal: list[str] = view["legal"]
+    if k.players == 2:
+        left = 2 - k.laid_away.bit_count()
+        receivers = [LAID_AWAY] * max(1, left)
+        count = budget.discard_plans
+    else:
+        receivers = _opponents_to_receive(view)
+        count = budget.give_plans
+    if not receivers:
+        return choose_heuristic(view, "normal", rng)
+    plans = lay_away_plans(k.hand, receivers, count, k.players)
+    bid_value = k.bid or 100
+    deals = sample_deals(k, budget.give_samples, rng, rules)
+    banked = points(k.laid_away)
+    values = _plan_values(decision, deals, [k.hand] * len(plans), plans, [bid_value], banked)
+    if not values:
+        return choose_heuristic(view, "normal", rng)
+    best = max(range(len(plans)), key=lambda i: (values[i], -i))
+    if "redeal" in legal and values[best] < 0:
+        return "redeal"
+    for c, to in plans[best]:
+        text = f"discard {card_text(c)}" if to == LAID_AWAY else f"give {card_text(c)} {to}"
+        if text in legal:
+            return text
+    return choose_heuristic(view, "normal", rng)
+
+
+def contract(decision: Decision) -> str:
+    view, k, rules, ctx, rng, clock, budget = decision
+    legal: list[str] = view["legal"]
+    me = k.seat
+    values = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
+    if not values:
+        return choose_heuristic(view, "normal", rng)
+    deals = sample_deals(k, budget.contract_samples, rng, rules)
+    banked = points(k.laid_away)
+    reached: list[Reach] = []
+    for deal in deals:
+        if clock.out:
+            break
+        bonus = last_trick_bonus(rules, k.players, deal.dead)
+        try:
+            r = first_lead_reach(decision, deal.hands, _probes(values[:8]), banked, bonus)
+        except SearchAborted:
+            if clock.out:
+                break
+            continue
+        reached.append(Reach(r, _extra(deal.hands, me, k.order)))
+    if not reached:
+        return choose_heuristic(view, "normal", rng)
+    v, u = contract_choice(ctx, me, reached, values[:8])
+    if "writeoff" in legal:
+        bid_value = k.bid or values[0]
+        if ctx.write_off_outcome(me, bid_value) > u + WRITE_OFF_MARGIN:
+            return "writeoff"
+    if "redeal" in legal and u < 0:
+        return "redeal"
+    return f"contract {v}"
+
+
+__all__ = ["bid", "choose_talon", "contract", "lay_away"]
