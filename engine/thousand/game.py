@@ -217,8 +217,8 @@ class Game(Refusals, Match, Views):
     def set_deal_seed(self, deal_number: int, seed: str) -> None:
         """Shuffle a future deal from ``seed`` instead of the match seed.
 
-        A network game uses this for its fair deal: each hand's seed comes
-        from every seat (commit–reveal), and is set before that hand is dealt.
+        For a caller whose deal's seed comes from outside the match (drawn
+        from several parties, say); it is set before that hand is dealt.
         """
         if not isinstance(seed, str) or not seed:
             raise ValueError("a deal seed is a non-empty text")

@@ -40,7 +40,6 @@ const WORDS = {
     connected: "connected",
     away: "away",
     bot: "computer",
-    "stand-in": "computer plays for them",
     "seat-bot": "Seat a computer",
     remove: "Remove",
     rules: "Rules (the host's, read-only)",
@@ -75,7 +74,6 @@ const WORDS = {
     connected: "на связи",
     away: "отключился",
     bot: "компьютер",
-    "stand-in": "за него играет компьютер",
     "seat-bot": "Посадить компьютер",
     remove: "Убрать",
     rules: "Правила (хозяина стола, только чтение)",
@@ -365,7 +363,6 @@ function drawNoPeer(box, session) {
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
-  if (s.kind === "bot" && s.standIn) return `${w("away")} · ${w("stand-in")}`;
   if (s.kind === "bot") return `${w("bot")}${s.level ? ` (${s.level})` : ""}`;
   return w(s.status) ?? s.status;
 }
@@ -374,7 +371,7 @@ function drawSeats(list, session) {
   const host = session.role === "host";
   list.replaceChildren();
   session.seats.forEach((s, i) => {
-    const state = s.status === "empty" ? "empty" : s.kind === "bot" && !s.standIn ? "bot" : s.status;
+    const state = s.status === "empty" ? "empty" : s.kind === "bot" ? "bot" : s.status;
     const li = el("li", { "data-seat": String(i), "data-status": state, class: "net-seat" },
       el("span", { class: "net-dot", "aria-hidden": "true" }),
       el("span", { class: "net-seat-name", text: s.name || "—" }),
