@@ -183,32 +183,27 @@ def test_every_refused_card_on_random_positions_says_why(preset: str) -> None:
     assert checked > 0
 
 
-def test_a_redeal_row_names_its_reason_by_code_and_threshold() -> None:
-    low_hand = make_deal(
-        0,
-        ["AS TS KS AC TC KC AD", "AH TH KH QH JH 9H TD", "9S 9C 9D JS JC QS QC"],
-        "KD QD JD",
-    )
-    game = new_game([low_hand])
+@pytest.mark.parametrize(
+    ("hands", "talon", "reason"),
+    [
+        (
+            ["AS TS KS AC TC KC AD", "AH TH KH QH JH 9H TD", "9S 9C 9D JS JC QS QC"],
+            "KD QD JD",
+            ("hand worth less than 13", "hand_below", 13),
+        ),
+        (
+            ["KS QS JS AC TC KC QC", "AH TH KH QH JH TD KD", "9S 9C 9D 9H AS TS AD"],
+            "JC QD JD",
+            ("four nines in hand", "four_nines", None),
+        ),
+    ],
+)
+def test_a_redeal_row_names_its_reason_by_code_and_threshold(
+    hands: list[str], talon: str, reason: tuple[str, str, int | None]
+) -> None:
+    game = new_game([make_deal(0, hands, talon)])
     run(game, "2 redeal")
     row = game.sheet[-1]
     assert row["result"] == "redeal"
-    assert (row["reason"], row["reason_code"], row["reason_value"]) == (
-        "hand worth less than 13",
-        "hand_below",
-        13,
-    )
-    assert game.view(0)["sheet"][-1]["reason_code"] == "hand_below"
-    nines = make_deal(
-        0,
-        ["KS QS JS AC TC KC QC", "AH TH KH QH JH TD KD", "9S 9C 9D 9H AS TS AD"],
-        "JC QD JD",
-    )
-    game = new_game([nines])
-    run(game, "2 redeal")
-    row = game.sheet[-1]
-    assert (row["reason"], row["reason_code"], row["reason_value"]) == (
-        "four nines in hand",
-        "four_nines",
-        None,
-    )
+    assert (row["reason"], row["reason_code"], row["reason_value"]) == reason
+    assert game.view(0)["sheet"][-1]["reason_code"] == reason[1]
