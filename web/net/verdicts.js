@@ -42,8 +42,11 @@ export class Verdicts {
       if (this._seen.has(deal)) continue;
       this._seen.add(deal);
       if (!found.length) this.checked += 1;
-      for (const [seat, problem] of found) {
-        const alarm = { deal: Number(deal), seat, problem: String(problem) };
+      // One alarm per seat named, with each distinct piece of its evidence once.
+      const bySeat = new Map();
+      for (const [seat, problem] of found) bySeat.set(seat, new Set([...(bySeat.get(seat) ?? []), String(problem)]));
+      for (const [seat, problems] of bySeat) {
+        const alarm = { deal: Number(deal), seat, problem: [...problems].join("; ") };
         this.alarms.push(alarm);
         this.onAlarm(alarm);
       }
