@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
