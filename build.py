@@ -318,6 +318,23 @@ for (let i = 0; i < pairs.length; i += 2) {
 """
 
 
+def in_pyodide(pyodide: Path, python: str, script: str, args: list[str], what: str) -> None:
+    """Run `script` (a Node.js module) on Pyodide in Node.js, given Pyodide's folder, a file
+    holding `python` and `args`; `what` it compiles names it in an error."""
+    if shutil.which("node") is None:
+        raise BuildError(f"node is not installed; it compiles {what} with Pyodide")
+    with tempfile.TemporaryDirectory() as tmp:
+        helper = Path(tmp) / "helper.py"
+        helper.write_text(python)
+        module = Path(tmp) / "script.mjs"
+        module.write_text(script)
+        run(
+            ["node", str(module), f"{pyodide}/", str(helper), *args],
+            f"compiling {what} in Pyodide (Node.js)",
+            "Install Node.js 18 or newer.",
+        )
+
+
 def with_bytecode(pyodide: Path, wheels: list[Path]) -> list[Path]:
     """Each wheel with Pyodide's own bytecode added (add_bytecode above), from the cache or
     made with Node.js; the copies keep the wheels' names. Bytecode is made once per
@@ -332,18 +349,7 @@ def with_bytecode(pyodide: Path, wheels: list[Path]) -> list[Path]:
             todo += [str(wheel), str(target.with_suffix(".part"))]
         made.append(target)
     if todo:
-        if shutil.which("node") is None:
-            raise BuildError("node is not installed; it compiles the wheels' bytecode with Pyodide")
-        with tempfile.TemporaryDirectory() as tmp:
-            helper = Path(tmp) / "add_bytecode.py"
-            helper.write_text(ADD_BYTECODE_PY)
-            script = Path(tmp) / "add_bytecode.mjs"
-            script.write_text(ADD_BYTECODE_MJS)
-            run(
-                ["node", str(script), f"{pyodide}/", str(helper), *todo],
-                "compiling the wheels' bytecode in Pyodide (Node.js)",
-                "Install Node.js 18 or newer.",
-            )
+        in_pyodide(pyodide, ADD_BYTECODE_PY, ADD_BYTECODE_MJS, todo, "the wheels' bytecode")
         for part in todo[1::2]:
             Path(part).rename(Path(part).with_suffix(".whl"))
     return made
@@ -545,29 +551,20 @@ STDLIB_BYTECODE = "python_stdlib_bytecode.zip"
 
 def stdlib_bytecode(pyodide: Path, micropip: Path, wheel: Path) -> Path:
     """The zip of standard-library bytecode a first visit imports (STDLIB_BYTECODE_PY
-    above), from the cache or made with Node.js; made once per Pyodide version, micropip
-    and engine wheel, so a rebuild of the same sources is byte-identical."""
+    above), from the cache or made with Node.js by installing `wheel`; made once per
+    Pyodide version and micropip (which modules an install imports does not depend on
+    the wheel), so an engine change costs no new Node.js run."""
     key = hashlib.sha256(
-        f"{PYODIDE_VERSION} {sha256_hex(micropip)} {sha256_hex(wheel)}".encode()
-        + STDLIB_BYTECODE_PY.encode()
+        f"{PYODIDE_VERSION} {sha256_hex(micropip)}".encode() + STDLIB_BYTECODE_PY.encode()
     ).hexdigest()[:16]
     target = CACHE / "bytecode" / f"stdlib-{key}" / STDLIB_BYTECODE
     if target.is_file():
         return target
-    if shutil.which("node") is None:
-        raise BuildError("node is not installed; it compiles the standard library's bytecode")
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_suffix(".part")
-    with tempfile.TemporaryDirectory() as tmp:
-        helper = Path(tmp) / "stdlib_bytecode.py"
-        helper.write_text(STDLIB_BYTECODE_PY)
-        script = Path(tmp) / "stdlib_bytecode.mjs"
-        script.write_text(STDLIB_BYTECODE_MJS)
-        run(
-            ["node", str(script), f"{pyodide}/", str(helper), str(micropip), str(wheel), str(part)],
-            "compiling the standard library's bytecode in Pyodide (Node.js)",
-            "Install Node.js 18 or newer.",
-        )
+    args = [str(micropip), str(wheel), str(part)]
+    what = "the standard library's bytecode"
+    in_pyodide(pyodide, STDLIB_BYTECODE_PY, STDLIB_BYTECODE_MJS, args, what)
     part.rename(target)
     return target
 
