@@ -3,8 +3,9 @@
 This script owns dist/: it builds the engine wheel, takes the Pyodide core
 files from the pinned npm package, vendors the micropip wheel (rewriting its
 hash in the copied lock file so the browser's integrity check accepts it),
-adds Pyodide's own bytecode to both wheels (compiled once in Node.js and
-cached, so the browser imports without compiling), copies web/ and writes
+adds Pyodide's own bytecode to both wheels and to the standard-library
+modules the install imports (compiled once in Node.js and cached, so the
+browser imports without compiling), copies web/ and writes
 build-manifest.json — the content hash and size of
 every file — which also goes into the service worker, so a changed file
 gives a new precache list and returning players get it. Downloads are
@@ -317,6 +318,23 @@ for (let i = 0; i < pairs.length; i += 2) {
 """
 
 
+def in_pyodide(pyodide: Path, python: str, script: str, args: list[str], what: str) -> None:
+    """Run `script` (a Node.js module) on Pyodide in Node.js, given Pyodide's folder, a file
+    holding `python` and `args`; `what` it compiles names it in an error."""
+    if shutil.which("node") is None:
+        raise BuildError(f"node is not installed; it compiles {what} with Pyodide")
+    with tempfile.TemporaryDirectory() as tmp:
+        helper = Path(tmp) / "helper.py"
+        helper.write_text(python)
+        module = Path(tmp) / "script.mjs"
+        module.write_text(script)
+        run(
+            ["node", str(module), f"{pyodide}/", str(helper), *args],
+            f"compiling {what} in Pyodide (Node.js)",
+            "Install Node.js 18 or newer.",
+        )
+
+
 def with_bytecode(pyodide: Path, wheels: list[Path]) -> list[Path]:
     """Each wheel with Pyodide's own bytecode added (add_bytecode above), from the cache or
     made with Node.js; the copies keep the wheels' names. Bytecode is made once per
@@ -331,18 +349,7 @@ def with_bytecode(pyodide: Path, wheels: list[Path]) -> list[Path]:
             todo += [str(wheel), str(target.with_suffix(".part"))]
         made.append(target)
     if todo:
-        if shutil.which("node") is None:
-            raise BuildError("node is not installed; it compiles the wheels' bytecode with Pyodide")
-        with tempfile.TemporaryDirectory() as tmp:
-            helper = Path(tmp) / "add_bytecode.py"
-            helper.write_text(ADD_BYTECODE_PY)
-            script = Path(tmp) / "add_bytecode.mjs"
-            script.write_text(ADD_BYTECODE_MJS)
-            run(
-                ["node", str(script), f"{pyodide}/", str(helper), *todo],
-                "compiling the wheels' bytecode in Pyodide (Node.js)",
-                "Install Node.js 18 or newer.",
-            )
+        in_pyodide(pyodide, ADD_BYTECODE_PY, ADD_BYTECODE_MJS, todo, "the wheels' bytecode")
         for part in todo[1::2]:
             Path(part).rename(Path(part).with_suffix(".whl"))
     return made
@@ -493,6 +500,75 @@ def stamp(dist: Path, wheel: str) -> dict[str, object]:
     return manifest
 
 
+# Run inside Pyodide (Node.js): bytecode for the standard-library modules the
+# install of the engine adds to Python's start, which Pyodide's
+# python_stdlib.zip holds as source only. The install is replayed (micropip
+# loaded and imported, the engine wheel installed with it) and each module it
+# took from the standard library's zip beyond those Pyodide's own start
+# imports is compiled into a zip of its own, as unchecked hash-based .pyc
+# files under the same names; the worker puts it in front of the standard
+# library (PYTHONPATH) on a first visit, so the browser does not compile them.
+STDLIB_BYTECODE_PY = """
+import importlib.util, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+STARTED = set(sys.modules)
+
+async def stdlib_bytecode(wheel, target):
+    import micropip
+    await micropip.install("emfs:" + wheel, deps=False)
+    stdlib = next(p for p in sys.path if p.endswith(".zip") and "/python3" in p)
+    added = [sys.modules[name] for name in sorted(set(sys.modules) - STARTED)]
+    used = sorted({
+        m.__spec__.origin[len(stdlib) + 1:]
+        for m in added
+        if getattr(getattr(m, "__spec__", None), "origin", None)
+        and m.__spec__.origin.startswith(stdlib + "/")
+    })
+    with zipfile.ZipFile(stdlib) as src, zipfile.ZipFile(target, "w") as dst:
+        for name in used:
+            data = src.read(name)
+            code = compile(data, f"{stdlib}/{name}", "exec", dont_inherit=True)
+            pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+            entry = zipfile.ZipInfo(name[:-3] + ".pyc", (1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(entry, pyc)
+"""
+STDLIB_BYTECODE_MJS = """
+import { readFileSync, writeFileSync } from "node:fs";
+const [pyodideDir, helper, micropip, wheel, target] = process.argv.slice(2);
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + pyodideDir).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir });
+pyodide.runPython(readFileSync(helper, "utf8"));
+await pyodide.loadPackage(micropip);
+const installed = `/tmp/${wheel.split("/").pop()}`;
+pyodide.FS.writeFile(installed, new Uint8Array(readFileSync(wheel)));
+await pyodide.runPythonAsync(`await stdlib_bytecode("${installed}", "/tmp/out.zip")`);
+writeFileSync(target, pyodide.FS.readFile("/tmp/out.zip"));
+"""
+STDLIB_BYTECODE = "python_stdlib_bytecode.zip"
+
+
+def stdlib_bytecode(pyodide: Path, micropip: Path, wheel: Path) -> Path:
+    """The zip of standard-library bytecode a first visit imports (STDLIB_BYTECODE_PY
+    above), from the cache or made with Node.js by installing `wheel`; made once per
+    Pyodide version and micropip (which modules an install imports does not depend on
+    the wheel), so an engine change costs no new Node.js run."""
+    key = hashlib.sha256(
+        f"{PYODIDE_VERSION} {sha256_hex(micropip)}".encode() + STDLIB_BYTECODE_PY.encode()
+    ).hexdigest()[:16]
+    target = CACHE / "bytecode" / f"stdlib-{key}" / STDLIB_BYTECODE
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_suffix(".part")
+    args = [str(micropip), str(wheel), str(part)]
+    what = "the standard library's bytecode"
+    in_pyodide(pyodide, STDLIB_BYTECODE_PY, STDLIB_BYTECODE_MJS, args, what)
+    part.rename(target)
+    return target
+
+
 def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
     """Build the whole site into dist (replaced only once the new one is complete)."""
 
@@ -522,6 +598,9 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
             if name != "pyodide-lock.json":
                 shutil.copy2(pyodide / name, staging / "pyodide" / name)
         shutil.copy2(micropip, staging / "pyodide" / micropip.name)
+        say("standard library bytecode (Pyodide in Node.js) ...")
+        stdlib_pyc = stdlib_bytecode(pyodide, micropip, wheel)
+        shutil.copy2(stdlib_pyc, staging / "pyodide" / STDLIB_BYTECODE)
         write_lock(
             pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
         )

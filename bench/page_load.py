@@ -21,11 +21,16 @@ prints
   ratio to the bare page's boot in the same browser run (a fresh profile
   for each).
 
+Profiles are in memory (Playwright's new context, like a private window)
+unless ``--persistent`` puts cold, warm and reload in a fresh profile on
+disk, as a player's browser has (its caches, the compiled wasm's among
+them, are kept on disk); the bare page and the rejoin stay in memory.
+
 Each figure is the median of ``--runs`` runs (5). Loopback has no network
 delay, so the cold figures are the browser's work on 14 MB, not a
 download time.
 
-    python bench/page_load.py [--runs 5] [--no-rejoin]
+    python bench/page_load.py [--runs 5] [--no-rejoin] [--persistent]
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -122,9 +128,8 @@ def bare(browser: Any, url: str) -> float:
     return at
 
 
-def site_paths(browser: Any, url: str) -> dict[str, dict[str, float]]:
-    """Cold, warm and reload in one fresh profile."""
-    context = browser.new_context()
+def site_paths(context: Any, url: str) -> dict[str, dict[str, float]]:
+    """Cold, warm and reload in one fresh profile (`context`, closed here)."""
     page = context.new_page()
     page.goto(url + "?seed=1")
     cold = wait_dealt(page)
@@ -182,6 +187,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-rejoin", action="store_true", help="skip the multiplayer guest")
+    parser.add_argument(
+        "--persistent",
+        action="store_true",
+        help="cold, warm and reload in a profile on disk, as a player has (default: in memory)",
+    )
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -197,14 +207,21 @@ def main() -> int:
         bares: list[float] = []
         runs: dict[str, list[dict[str, float]]] = {path: [] for path in PATHS}
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=str(CHROMIUM) if CHROMIUM.exists() else None,
-                args=CHROMIUM_ARGS,
-            )
+            browser_path = str(CHROMIUM) if CHROMIUM.exists() else None
+            browser = p.chromium.launch(executable_path=browser_path, args=CHROMIUM_ARGS)
             for run in range(args.runs):
                 bares.append(bare(browser, url))
-                for path, timings in site_paths(browser, url).items():
+                if args.persistent:
+                    profile = tempfile.TemporaryDirectory()
+                    context = p.chromium.launch_persistent_context(
+                        profile.name, executable_path=browser_path, args=CHROMIUM_ARGS
+                    )
+                else:
+                    context = browser.new_context()
+                for path, timings in site_paths(context, url).items():
                     runs[path].append(timings)
+                if args.persistent:
+                    profile.cleanup()
                 print(
                     f"run {run + 1}: bare {bares[-1]:.0f} ms, "
                     + ", ".join(f"{k} {runs[k][-1]['dealt']:.0f} ms" for k in PATHS if runs[k]),
@@ -220,7 +237,8 @@ def main() -> int:
     print(f"dist/ gzipped:  {zipped / 1e6:6.2f} MB")
     for name, raw, gz in sorted(rows, key=lambda r: -r[1])[:4]:
         print(f"  {name:40} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
-    print(f"median of {args.runs} runs, headless Chromium, served on loopback")
+    where = "on disk" if args.persistent else "in memory"
+    print(f"median of {args.runs} runs, headless Chromium, served on loopback, profiles {where}")
     for path in shown:
         # Each step: ms since navigation, and since the step before.
         steps = {k: median([t[k] for t in runs[path] if k in t]) or 0.0 for k in runs[path][0]}

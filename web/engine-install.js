@@ -2,11 +2,17 @@
  *
  * Pyodide starts with micropip's package, while the engine wheel and the
  * bridge's sources download; micropip installs the wheel, and the bridge is
- * imported with multiplayer's net_bridge.py. The engine worker
- * (engine-worker.js) boots this way when it has no snapshot; the snapshot
- * worker (engine-snapshot-worker.js) boots this way too, after the first
- * hand is on the table, imports everything and makes the memory snapshot
- * that later visits start from, with no game in it.
+ * imported. The engine worker (engine-worker.js) boots this way when it has
+ * no snapshot, and imports multiplayer's net_bridge.py only when a
+ * multiplayer method is first called; the snapshot worker
+ * (engine-snapshot-worker.js) boots this way too, after the first hand is
+ * on the table, imports everything and makes the memory snapshot that later
+ * visits start from, with no game in it.
+ *
+ * Pyodide's standard library is Python source, compiled on every import;
+ * the modules the install adds to Python's start come compiled in the build
+ * (build.py: python_stdlib_bytecode.zip), put in front of the standard
+ * library for the engine worker's install.
  */
 
 /** The loadPyodide options every boot shares, for Pyodide under `indexURL`. */
@@ -22,6 +28,22 @@ export function pyodideOptions(indexURL) {
 
 const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const fetchText = async (url) => (await fetch(url)).text();
+const BYTECODE = "pyodide/python_stdlib_bytecode.zip";
+
+/** loadPyodide options that put the build's standard-library bytecode first on Python's path. */
+function bytecodeOptions(manifest, here) {
+  if (!(BYTECODE in manifest.files)) return {};
+  const path = `/lib/${BYTECODE.split("/").pop()}`;
+  // A download that fails only costs the compiling it would have saved.
+  const bytes = fetchBytes(here(BYTECODE)).catch(() => null);
+  return {
+    env: { PYTHONPATH: path },
+    fsInit: async (FS) => {
+      const data = await bytes;
+      if (data) FS.writeFile(path, data);
+    },
+  };
+}
 
 /** The Python modules that sit beside the bridge in the build (engine_bridge.py, …). */
 export const bridgeModules = (manifest) => Object.keys(manifest.files).filter((name) => /^\w+\.py$/.test(name));
@@ -31,7 +53,8 @@ export const bridgeModules = (manifest) => Object.keys(manifest.files).filter((n
  * bridge. `here(path)` resolves a path of the build; `loadPyodide` is
  * Pyodide's; `progress(fraction, text, params)` and `step(name)` report
  * along the way (texts are i18n.js keys). `snapshot`: boot so that a memory
- * snapshot can be made. Resolves with `{pyodide, bridge}`.
+ * snapshot can be made, with every module imported (the snapshot holds no
+ * file, so no path to the bytecode either). Resolves with `{pyodide, bridge}`.
  */
 export async function install({ manifest, here, loadPyodide, fresh, snapshot = false, progress = () => {}, step = () => {} }) {
   // Everything the engine needs downloads while Python starts.
@@ -55,7 +78,7 @@ export async function install({ manifest, here, loadPyodide, fresh, snapshot = f
   const pyodide = await loadPyodide({
     ...pyodideOptions(here("pyodide/")),
     packages: ["micropip"],
-    ...(snapshot ? { _makeSnapshot: true } : {}),
+    ...(snapshot ? { _makeSnapshot: true } : bytecodeOptions(manifest, here)),
   });
   step("pyodide-ready");
   progress(0.9, "boot.install");
@@ -72,12 +95,15 @@ export async function install({ manifest, here, loadPyodide, fresh, snapshot = f
   // The bridge and the Python modules beside it go into Python's home folder.
   const texts = await sources;
   modules.forEach((name, i) => pyodide.FS.writeFile(`/home/pyodide/${name}`, texts[i]));
-  // net_bridge.py (multiplayer) registers its net_… methods with the bridge
-  // when imported, so it is imported right after the bridge.
   const bridge = pyodide.pyimport("engine_bridge");
-  if (modules.includes("net_bridge.py")) pyodide.pyimport("net_bridge");
+  if (snapshot) importMultiplayer(pyodide);
   step("engine-imported");
   return { pyodide, bridge };
+}
+
+/** net_bridge.py (multiplayer), which registers its net_… methods with the bridge when imported. */
+export function importMultiplayer(pyodide) {
+  pyodide.runPython("import importlib.util\nif importlib.util.find_spec('net_bridge'): import net_bridge");
 }
 
 /**

@@ -24,7 +24,7 @@
  *               {type: "result", id, value} | {type: "error", id, error}
  */
 import { NONE, canKeepSnapshots, dropSnapshot, findSnapshot, readSnapshot } from "./engine-snapshot.js";
-import { install, pyodideOptions } from "./engine-install.js";
+import { importMultiplayer, install, pyodideOptions } from "./engine-install.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const post = (message) => self.postMessage(message);
@@ -66,7 +66,7 @@ async function restore(saved) {
   step("snapshot-restored");
   const bridge = pyodide.pyimport("engine_bridge");
   // A snapshot whose memory is not what this build imports fails here.
-  return { pyodide, bridge, info: JSON.parse(bridge.info()), way: "snapshot" };
+  return { pyodide, bridge, info: JSON.parse(bridge.info()), way: "snapshot", multiplayer: true };
 }
 
 async function boot(fresh) {
@@ -96,8 +96,15 @@ async function boot(fresh) {
   }
   progress(1, "boot.ready");
   const { bridge, info, pyodide, way } = engine;
+  // After an install, multiplayer's methods are imported on their first call.
+  let multiplayer = Boolean(engine.multiplayer);
+  const withMultiplayer = () => {
+    if (!multiplayer) importMultiplayer(pyodide);
+    multiplayer = true;
+  };
   return {
     bridge,
+    withMultiplayer,
     // The page has a snapshot made for the next visit after an install.
     info: { ...info, version: manifest.version, pyodide: pyodide.version, booted: way, snapshots: keep },
   };
@@ -118,7 +125,8 @@ self.addEventListener("message", async ({ data }) => {
   if (data.type !== "call") return;
   try {
     if (!booted) throw new Error("the engine worker was called before it was booted");
-    const { bridge } = await booted;
+    const { bridge, withMultiplayer } = await booted;
+    if (data.method.startsWith("net_")) withMultiplayer();
     // JSON both ways keeps Python objects from leaking into JS as proxies.
     const reply = JSON.parse(bridge.call(data.method, JSON.stringify(data.args ?? [])));
     if ("error" in reply) post({ type: "error", id: data.id, error: reply.error });
