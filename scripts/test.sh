@@ -68,9 +68,12 @@ if [ ! -f .cache/net-relay-nostr/node_modules/@nostr-relay/core/dist/index.js ];
     --prefix .cache/net-relay-nostr @nostr-relay/core@0.0.40 @nostr-relay/common@0.0.40 ws@8.23.0
 fi
 
+# Two workers (pytest-xdist): the browser tests in order on one (they are one
+# group, see tests/browser/conftest.py), the engine's tests on the other.
+# `-n 0` among the arguments runs everything in this one process.
 echo "== pytest"
 set +e
-"$PYTHON" -m pytest "$@"
+"$PYTHON" -m pytest -n 2 --dist loadgroup "$@"
 status=$?
 set -e
 if [ "$status" = 5 ]; then

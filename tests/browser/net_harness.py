@@ -18,12 +18,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -245,7 +245,10 @@ RULES = Rules.preset("classic")
 
 
 class Table:
-    """A host and guests, each in its own browser context, seated through the UI."""
+    """A host and guests, each in its own browser context, seated through the UI.
+
+    Each context comes from ``new_context`` (the conftest's returning players'
+    browsers), or is a fresh context of ``browser``."""
 
     def __init__(
         self,
@@ -254,16 +257,17 @@ class Table:
         relay_url: str | list[str],
         guests: int = 2,
         config: dict[str, Any] | None = None,
+        new_context: Callable[[], BrowserContext] | None = None,
     ) -> None:
         self.browser = browser
         self.site_url = site_url
         self.relay_url = relay_url
         self.seconds: list[float] = []  # join_together's figures
-        self.contexts = []
+        self.contexts: list[BrowserContext] = []
         self.pages: list[Page] = []
         self.errors: list[str] = []
         for i in range(guests + 1):
-            ctx = browser.new_context()
+            ctx = (new_context or browser.new_context)()
             ctx.add_init_script(init_script(relay_url, config))
             page = ctx.new_page()
             page.on("pageerror", lambda e, i=i: self.errors.append(f"{i}: {e}"))

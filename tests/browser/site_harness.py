@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import ConsoleMessage, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results" / "screenshots"
@@ -84,3 +85,35 @@ def actions_on_page(page: Page) -> list[str]:
     return page.locator("#actions [data-action]").evaluate_all(
         "els => els.map(e => e.dataset.action)"
     )
+
+
+def make_returning_profile(
+    launch: Callable[[Path], BrowserContext], folder: Path, site_url: str
+) -> Path:
+    """A Chromium profile in `folder` that has visited the site once, as a returning
+    player's: the service worker installed and its files cached, the engine's
+    snapshot saved and shown to restore; then the game, settings and statistics
+    in localStorage cleared, so the next visit starts like a first one except
+    for how the engine boots. `launch(folder)` opens a persistent context there."""
+    ctx = launch(folder)
+    try:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        page.goto(site_url + "?seed=0&delay=0")
+        wait_dealt(page)
+        page.wait_for_function(
+            "performance.getEntriesByName('thousand:snapshot-saved').length > 0",
+            timeout=BOOT_TIMEOUT_MS,
+        )
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.reload()
+        wait_dealt(page)
+        booted = page.evaluate("thousand.engine.info.booted")
+        assert booted == "snapshot", f"the visited profile's engine booted by {booted}"
+        # A page of the same origin that runs none of the site's scripts, so
+        # nothing writes the game back after it is cleared.
+        page.goto(site_url + "build-manifest.json")
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+    finally:
+        ctx.close()
+    return folder

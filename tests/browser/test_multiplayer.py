@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ from net_harness import (
     relay,
     true_deal,
 )
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_harness import RESULTS
 
@@ -46,8 +46,10 @@ def relay_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
-    t = Table(browser, site_url, relay_url)
+def table(
+    browser: Browser, site_url: str, relay_url: str, returning_context: Callable[[], BrowserContext]
+) -> Iterator[Table]:
+    t = Table(browser, site_url, relay_url, new_context=returning_context)
     t.open_host()
     for guest in t.guests:
         t.join(guest)

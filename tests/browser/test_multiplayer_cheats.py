@@ -9,7 +9,7 @@ keeps its keys. A named cheat stops its table, hence a table per test.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from net_harness import (
@@ -22,7 +22,7 @@ from net_harness import (
     relay,
     seat_secret,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from site_harness import RESULTS
 from thousand.cards import parse_card, suit_of
 
@@ -36,8 +36,12 @@ def relay_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def table(browser: Browser, site_url: str, relay_url: str) -> Iterator[Table]:
-    t = Table(browser, site_url, relay_url, config={"revealMs": REVEAL_MS})
+def table(
+    browser: Browser, site_url: str, relay_url: str, returning_context: Callable[[], BrowserContext]
+) -> Iterator[Table]:
+    t = Table(
+        browser, site_url, relay_url, config={"revealMs": REVEAL_MS}, new_context=returning_context
+    )
     t.open_host()
     t.join(t.guests[0])
     # A computer seat's cards are the host's to know, and the lobby says so while there is one.

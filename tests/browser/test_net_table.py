@@ -15,11 +15,11 @@ screenshots show both languages.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from net_harness import Table, init_script, kill_relay, relay
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from site_harness import RESULTS
 
 DEAD_RELAYS = ["ws://127.0.0.1:9", "nostr:ws://127.0.0.1:9"]  # nothing listens on port 9
@@ -39,11 +39,13 @@ def shots(page: Page, name: str) -> None:
         page.set_viewport_size(size)
 
 
-def test_a_guest_nobody_answers_is_told_what_can_help(browser: Browser, site_url: str) -> None:
+def test_a_guest_nobody_answers_is_told_what_can_help(
+    site_url: str, returning_context: Callable[[], BrowserContext]
+) -> None:
     """Relays that do not answer: after the wait the lobby says so and offers retry, relay, TURN."""
     link = "#room=" + "r" * 22 + "&key=" + "k" * 22
     for lang in ("en", "ru"):
-        ctx = browser.new_context()
+        ctx = returning_context()
         ctx.add_init_script(init_script(DEAD_RELAYS, {"noPeerMs": 1500}))
         page = ctx.new_page()
         page.goto(f"{site_url}?delay=0&lang={lang}{link}")
@@ -63,9 +65,11 @@ def test_a_guest_nobody_answers_is_told_what_can_help(browser: Browser, site_url
 
 
 @pytest.fixture(scope="module")
-def table(browser: Browser, site_url: str) -> Iterator[Table]:
+def table(
+    browser: Browser, site_url: str, returning_context: Callable[[], BrowserContext]
+) -> Iterator[Table]:
     with relay("torrent") as tracker, relay("nostr") as nostr:
-        t = Table(browser, site_url, [tracker, nostr], config=FAST)
+        t = Table(browser, site_url, [tracker, nostr], config=FAST, new_context=returning_context)
         t.open_host()
         t.host.wait_for_timeout(1500)  # the host is announced on both relays
         kill_relay(tracker)

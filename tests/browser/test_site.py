@@ -41,6 +41,7 @@ def page_game(page: Page) -> Game:
     return Game.from_json(page.evaluate("thousand.session.exportText()"))
 
 
+@pytest.mark.first_visit
 def test_boots_engine_and_deals_the_hand_the_engine_deals(
     page: Page, site_url: str, console: Console, shot
 ) -> None:
@@ -157,6 +158,7 @@ def own_server(dist: Path, request: pytest.FixtureRequest) -> Iterator[tuple[obj
     server.shutdown()
 
 
+@pytest.mark.first_visit
 @pytest.mark.parametrize("own_server", ["/", SUB_PATH], indirect=True, ids=["root", "sub-path"])
 def test_offline_after_first_visit(
     page: Page, context: BrowserContext, own_server: tuple[object, str], console: Console, shot
@@ -191,6 +193,7 @@ def test_offline_after_first_visit(
     assert [e for e in console.errors if "not-precached" not in e] == []
 
 
+@pytest.mark.first_visit
 def test_returning_player_gets_a_changed_site(
     page: Page, dist: Path, tmp_path: Path, console: Console
 ) -> None:
@@ -226,6 +229,7 @@ def test_returning_player_gets_a_changed_site(
         server.shutdown()
 
 
+@pytest.mark.first_visit
 def test_works_under_a_sub_path(page: Page, sub_path_url: str, console: Console, shot) -> None:
     assert sub_path_url.endswith(SUB_PATH)
     page.goto(sub_path_url + "?seed=0")
@@ -237,6 +241,7 @@ def test_works_under_a_sub_path(page: Page, sub_path_url: str, console: Console,
     assert console.errors == []
 
 
+@pytest.mark.first_visit
 def test_installable_as_a_pwa(page: Page, context: BrowserContext, sub_path_url: str) -> None:
     page.goto(sub_path_url + "?seed=0")
     wait_dealt(page)

@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 from site_harness import Console, build, hand_on_page, wait_dealt
 from thousand import Game
+
+# Every test here starts from a fresh profile: the snapshot's making is what they check.
+pytestmark = pytest.mark.first_visit
 
 SAVED = "performance.getEntriesByName('thousand:snapshot-saved').length > 0"
 MARKS = (
