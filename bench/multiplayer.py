@@ -31,6 +31,7 @@ browser contexts with host candidates only. It prints
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -97,6 +98,77 @@ def kinds(table: Table) -> Counter[str]:
     return count
 
 
+def arrivals(page: Any) -> list[tuple[float, dict[str, Any]]]:
+    """(time, message) of every private-deal message this page received (inside ``pub`` at
+    a guest), by its own clock (Date.now(): the pages share one machine's clock)."""
+    out = []
+    for m in page.evaluate("thousand.session.transport.recorded ?? []"):
+        try:
+            wire = json.loads(m["text"])
+            if isinstance(wire, dict) and isinstance(wire.get("body"), str):
+                wire = json.loads(wire["body"])
+        except ValueError:
+            continue
+        inner = wire.get("m") if isinstance(wire, dict) and wire.get("t") == "pub" else wire
+        if isinstance(inner, dict) and isinstance(inner.get("deal"), int):
+            out.append((m["time"], inner))
+    return out
+
+
+def breakdown(table: Table, deals: list[str], started: dict[str, float]) -> dict[str, list[float]]:
+    """Where a deal's shuffle + deal time goes, seconds per step, one entry per deal: each
+    seat's turn (from the message it answers reaching it to its answer reaching the host:
+    its worker's checks and crypto, and any wait behind its audit of the deal before) and
+    the host's relay (from a guest's message reaching the host to the next seat receiving
+    it, the host's own peer checking it on the way)."""
+    host = arrivals(table.host)
+    guests = [arrivals(g) for g in table.guests]
+    seat_of = [table.guests[i].evaluate(MY_SEAT) for i in range(len(table.guests))]
+    steps: dict[str, list[float]] = {}
+
+    def at(events: list[tuple[float, dict[str, Any]]], deal: int, t: str, seat: int) -> float:
+        return next(
+            time
+            for time, m in events
+            if m["deal"] == deal
+            and m["t"] == t
+            and m["seat"] == seat
+            and (t != "unlock" or m.get("stage") == "deal")
+        )
+
+    for k in deals:
+        d = int(k)
+        g = {seat: guests[i] for i, seat in enumerate(seat_of)}
+        t = started[k]
+        try:
+            # shuffles 0 → 1 → 2, then the dealing pass 0 → 1 → 2
+            t1 = at(g[1], d, "shuffle", 0)
+            t2 = at(host, d, "shuffle", 1)
+            t3 = at(g[2], d, "shuffle", 1)
+            t4 = at(host, d, "shuffle", 2)
+            t5 = at(g[1], d, "unlock", 0)
+            t6 = at(host, d, "unlock", 1)
+            t7 = at(g[2], d, "unlock", 1)
+            t8 = at(host, d, "unlock", 2)
+        except StopIteration:
+            continue
+        dealt = max(page.evaluate("thousand.session.verdicts.dealtAt")[k] for page in table.pages)
+        parts = {
+            "relay: host → seat 1 (seat 0's shuffle)": t1 - t,
+            "seat 1 shuffles": t2 - t1,
+            "relay: host → seat 2 (seat 1's shuffle)": t3 - t2,
+            "seat 2 shuffles": t4 - t3,
+            "host: seat 2's shuffle checked, seat 0 unlocks, relayed": t5 - t4,
+            "seat 1 unlocks": t6 - t5,
+            "relay: host → seat 2 (seat 1's unlock)": t7 - t6,
+            "seat 2 unlocks": t8 - t7,
+            "last unlock relayed, every seat reads its cards": dealt - t8,
+        }
+        for name, v in parts.items():
+            steps.setdefault(name, []).append(v / 1000)
+    return steps
+
+
 def traffic(table: Table, hands: int) -> dict[str, Any]:
     """Play the first hand, then count what crosses the network over the next `hands` hands."""
     table.play_until(lambda: table.hand_no(table.host) >= 2, limit=1000)
@@ -112,6 +184,7 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     dealt = [page.evaluate("thousand.session.verdicts.dealtAt") for page in table.pages]
     deals = [k for k in started if k != "0" and all(k in x for x in dealt)]
     return {
+        "steps": breakdown(table, deals, started),
         "deal_s": [(max(x[k] for x in dealt) - started[k]) / 1000 for k in deals],
         "host_msgs": d[0]["sent"] / hands,
         "host_bytes": d[0]["sentBytes"] / hands,
@@ -178,6 +251,8 @@ def main() -> None:
     total_msgs = t["host_msgs"] + t["guest_msgs"]
     total_bytes = t["host_bytes"] + t["guest_bytes"]
     print(f"  shuffle + deal (3 peers): {line(t['deal_s'])}")
+    for name, xs in t["steps"].items():
+        print(f"    {name}: {line(xs)}")
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")

@@ -9,7 +9,7 @@ It knows where positions go (the dealing order of :func:`layout`) but no
 rule of play: the engine replays the revealed deal (``thousand.check_deal``).
 
 A message that breaks the protocol (out of turn, wrong positions, not a
-residue) raises :class:`ProtocolViolation` and changes nothing.
+point of the curve) raises :class:`ProtocolViolation` and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from typing import Any
 from mental_poker import (
     CODES,
     DECK,
-    P,
+    Point,
     SeatSecret,
     decode,
     from_wire,
     is_secret,
     is_shuffle_of,
+    joint,
+    lock,
     shuffle,
     to_wire,
     unlock,
@@ -59,7 +61,7 @@ class Pass:
     to: int
     source: int
     """The deck position the card was dealt in."""
-    values: list[int] = field(default_factory=list)
+    values: list[Point] = field(default_factory=list)
     """y₁ (giver), y₂ (receiver), y₃ (giver)."""
     shown: int | None = None
     """The card, when it was passed face up (no values then)."""
@@ -76,9 +78,9 @@ class Ledger:
 
     def __post_init__(self) -> None:
         self.places = layout(self.players, self.dealer)
-        self.decks: list[list[int]] = [list(CODES)]
-        self.current: list[int] = []
-        self.unlocks: list[tuple[int, int, int, int]] = []
+        self.decks: list[list[Point]] = [list(CODES)]
+        self.current: list[Point] = []
+        self.unlocks: list[tuple[int, int, Point, Point]] = []
         """(seat, position, before, after) of every lock removed in public."""
         self.locks: list[set[int]] = [set(range(self.players)) for _ in range(DECK)]
         self.known: dict[int, int] = {}
@@ -202,7 +204,7 @@ class Ledger:
         """This peer's seat ``giver`` passes the card of ``source`` face down: y₁."""
         k = len(self.passes)
         key = self.secrets[giver].pass_key(k)
-        return to_wire(pow(CODES[self.known[source]], key.lock, P))
+        return to_wire(lock(key, [CODES[self.known[source]]])[0])
 
     def on_pass(self, giver: int, to: int, source: int, y1: str) -> int:
         k = len(self.passes)
@@ -213,13 +215,13 @@ class Ledger:
         """This peer's receiving seat locks y₁ with its fresh key: y₂."""
         p = self.passes[k]
         key = self.secrets[p.to].pass_key(k)
-        return to_wire(pow(p.values[0], key.lock, P))
+        return to_wire(lock(key, [p.values[0]])[0])
 
     def pass_finish(self, k: int) -> str:
         """The giver removes its fresh lock: y₃, locked by the receiver only."""
         p = self.passes[k]
         key = self.secrets[p.giver].pass_key(k)
-        return to_wire(pow(p.values[1], key.unlock, P))
+        return to_wire(unlock(key, [p.values[1]])[0])
 
     def on_pass_value(self, k: int, seat: int, value: str) -> None:
         if not 0 <= k < len(self.passes):
@@ -230,7 +232,7 @@ class Ledger:
             raise ProtocolViolation(f"seat {seat} spoke out of turn in pass {k}")
         p.values.append(_value(value, seat))
         if step == 2 and p.to in self.secrets:
-            card = decode(pow(p.values[2], self.secrets[p.to].pass_key(k).unlock, P))
+            card = decode(unlock(self.secrets[p.to].pass_key(k), [p.values[2]])[0])
             if card is None:
                 raise ProtocolViolation(f"the card passed to seat {p.to} is no card")
             self.received[k] = card
@@ -264,11 +266,9 @@ class Ledger:
                 problems.append((s, f"seat {s} lied when removing its lock from position {j}"))
         if problems:
             return Verdict(problems[:1], None)
-        final = self.decks[-1]
+        every_lock = joint(self.revealed[s].key for s in range(self.players))
         cards: list[int] = []
-        for j, x in enumerate(final):
-            for s in range(self.players):
-                x = unlock(self.revealed[s].key, [x])[0]
+        for j, x in enumerate(unlock(every_lock, self.decks[-1])):
             card = decode(x)
             if card is None:
                 return Verdict([(0, f"position {j} holds no card")], None)
@@ -301,9 +301,7 @@ class Ledger:
                         f"pass {k} to seat {p.to} was never finished",
                     )
                 )
-            elif (
-                pow(p.values[0], f.unlock, P) != code or pow(p.values[2], f.lock, P) != p.values[1]
-            ):
+            elif unlock(f, [p.values[0]])[0] != code or lock(f, [p.values[2]])[0] != p.values[1]:
                 problems.append(
                     (
                         p.giver,
@@ -311,7 +309,7 @@ class Ledger:
                         f"the one of position {p.source}",
                     )
                 )
-            elif pow(p.values[1], h.unlock, P) != p.values[0]:
+            elif unlock(h, [p.values[1]])[0] != p.values[0]:
                 problems.append((p.to, f"seat {p.to} lied in the pass it received"))
         return Verdict(problems, cards)
 
@@ -331,7 +329,7 @@ class Verdict:
     cards: list[int] | None
 
 
-def _value(text: Any, seat: int) -> int:
+def _value(text: Any, seat: int) -> Point:
     try:
         return from_wire(text)
     except ValueError as e:

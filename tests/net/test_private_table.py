@@ -78,19 +78,19 @@ def opened_by(peer: PrivatePeer, received: list[Message]) -> set[str]:
     """Every card the peer's own keys open from any value it received about a deck position."""
     secret = peer.ledger.secrets[peer.seats[0]]
     keys = [secret.key] + [secret.pass_key(k) for k in range(len(peer.ledger.passes))]
-    values: list[int] = []
+    values: list[mp.Point] = []
     shuffles = [m for m in received if m["t"] == "shuffle"]
-    values += [int(x, 16) for x in shuffles[-1]["deck"]] if len(shuffles) == 3 else []
+    values += [mp.from_wire(x) for x in shuffles[-1]["deck"]] if len(shuffles) == 3 else []
     for m in received:
         if m["t"] == "unlock":
-            values += [int(x, 16) for x in m["values"].values()]
+            values += [mp.from_wire(x) for x in m["values"].values()]
         elif m["t"] == "pass" or (m["t"] == "act" and m.get("y")):
-            values.append(int(m.get("value") or m["y"], 16))
+            values.append(mp.from_wire(m.get("value") or m["y"]))
     out = set()
     for x in values:
         for key in keys:
             if (x, key.unlock) not in _OPENED:
-                _OPENED[x, key.unlock] = mp.decode(pow(x, key.unlock, mp.P))
+                _OPENED[x, key.unlock] = mp.decode(mp.unlock(key, [x])[0])
             card = _OPENED[x, key.unlock]
             if card is not None:
                 out.add(card_text(card))
