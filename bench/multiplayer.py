@@ -16,8 +16,8 @@ browser contexts with host candidates only. It prints
 - the private deal's shuffle and deal, per hand: from the moment the host
   publishes seat 0's shuffle of a deal until the last of the three peers
   can read its cards (all three shuffles and every seat's unlocks crossed
-  the network, every exponentiation in each page's Pyodide), median over
-  the hands played;
+  the network, every lock in each page's Pyodide), median over the hands
+  played, and where it goes: each seat's turn and each relay by the host;
 - messages and bytes per hand: a host and two guests then play
   ``--hands`` whole hands through the UI (the host's two opponents are
   people, so every move crosses the network), and every message each peer
@@ -98,9 +98,9 @@ def kinds(table: Table) -> Counter[str]:
     return count
 
 
-def arrivals(page: Any) -> list[tuple[float, dict[str, Any]]]:
-    """(time, message) of every private-deal message this page received (inside ``pub`` at
-    a guest), by its own clock (Date.now(): the pages share one machine's clock)."""
+def arrivals(page: Any) -> list[tuple[float, dict[str, Any], int]]:
+    """(time, message, bytes on the wire) of every private-deal message this page received
+    (inside ``pub`` at a guest), by its own clock (Date.now(): the pages share one clock)."""
     out = []
     for m in page.evaluate("thousand.session.transport.recorded ?? []"):
         try:
@@ -111,8 +111,24 @@ def arrivals(page: Any) -> list[tuple[float, dict[str, Any]]]:
             continue
         inner = wire.get("m") if isinstance(wire, dict) and wire.get("t") == "pub" else wire
         if isinstance(inner, dict) and isinstance(inner.get("deal"), int):
-            out.append((m["time"], inner))
+            out.append((m["time"], inner, len(m["text"])))
     return out
+
+
+CRYPTO = ("shuffle", "unlock", "pass", "reveal")
+"""The private deal's own messages; a played card (``act``) and the rest are the game's."""
+
+
+def crypto_bytes(table: Table, deals: list[str]) -> float:
+    """Bytes per deal of the private deal's own messages, as every page received them."""
+    wanted = {int(k) for k in deals}
+    total = sum(
+        size
+        for page in table.pages
+        for _, m, size in arrivals(page)
+        if m["deal"] in wanted and m["t"] in CRYPTO
+    )
+    return total / max(1, len(wanted))
 
 
 def breakdown(table: Table, deals: list[str], started: dict[str, float]) -> dict[str, list[float]]:
@@ -126,10 +142,10 @@ def breakdown(table: Table, deals: list[str], started: dict[str, float]) -> dict
     seat_of = [table.guests[i].evaluate(MY_SEAT) for i in range(len(table.guests))]
     steps: dict[str, list[float]] = {}
 
-    def at(events: list[tuple[float, dict[str, Any]]], deal: int, t: str, seat: int) -> float:
+    def at(events: list[tuple[float, dict[str, Any], int]], deal: int, t: str, seat: int) -> float:
         return next(
             time
-            for time, m in events
+            for time, m, _ in events
             if m["deal"] == deal
             and m["t"] == t
             and m["seat"] == seat
@@ -185,6 +201,7 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     deals = [k for k in started if k != "0" and all(k in x for x in dealt)]
     return {
         "steps": breakdown(table, deals, started),
+        "crypto_bytes": crypto_bytes(table, deals),
         "deal_s": [(max(x[k] for x in dealt) - started[k]) / 1000 for k in deals],
         "host_msgs": d[0]["sent"] / hands,
         "host_bytes": d[0]["sentBytes"] / hands,
@@ -256,6 +273,11 @@ def main() -> None:
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")
+    crypto = t["crypto_bytes"]
+    print(
+        f"  of which the private deal's own ({', '.join(CRYPTO)}): {crypto / 1024:.1f} KiB; "
+        f"the rest: {(total_bytes - crypto) / 1024:.1f} KiB"
+    )
     by_kind = sorted(((k, v) for k, v in t["kinds"].items() if " " not in k), key=lambda kv: -kv[1])
     shown = ", ".join(
         f"{k} {v:.1f} ({t['kinds'][f'{k} bytes'] / 1024:.1f} KiB)" for k, v in by_kind if v

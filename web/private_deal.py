@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mental_poker import (
     CODES,
@@ -248,22 +248,24 @@ class Ledger:
         """Check every public value against the revealed secrets; the deal's cards if all hold."""
         missing = [s for s in range(self.players) if s not in self.revealed]
         if missing:
-            return Verdict([(s, f"seat {s} did not reveal its key") for s in missing], None)
-        problems: list[tuple[int, str]] = []
+            return Verdict(
+                [Problem(s, f"seat {s} did not reveal its key", "no_reveal") for s in missing], None
+            )
+        problems: list[Problem] = []
         if not self.shuffled:
-            return Verdict([(self.next_shuffler() or 0, "the shuffle never finished")], None)
+            s = self.next_shuffler() or 0
+            return Verdict([Problem(s, "the shuffle never finished", "shuffle_unfinished")], None)
         for s in range(self.players):
             if not is_shuffle_of(self.revealed[s].key, self.decks[s], self.decks[s + 1]):
-                problems.append(
-                    (
-                        s,
-                        f"seat {s} lied in the shuffle: its deck is not the deck it "
-                        "was given, locked by its key and permuted",
-                    )
+                text = (
+                    f"seat {s} lied in the shuffle: its deck is not the deck it "
+                    "was given, locked by its key and permuted"
                 )
+                problems.append(Problem(s, text, "shuffle_lie"))
         for s, j, before, after in self.unlocks:
             if unlock(self.revealed[s].key, [before])[0] != after:
-                problems.append((s, f"seat {s} lied when removing its lock from position {j}"))
+                text = f"seat {s} lied when removing its lock from position {j}"
+                problems.append(Problem(s, text, "unlock_lie", {"position": j}))
         if problems:
             return Verdict(problems[:1], None)
         every_lock = joint(self.revealed[s].key for s in range(self.players))
@@ -271,46 +273,44 @@ class Ledger:
         for j, x in enumerate(unlock(every_lock, self.decks[-1])):
             card = decode(x)
             if card is None:
-                return Verdict([(0, f"position {j} holds no card")], None)
+                text = f"position {j} holds no card"
+                return Verdict([Problem(0, text, "no_card", {"position": j})], None)
             cards.append(card)
         for j, (s, card) in self.opened.items():
             if cards[j] != card:
-                problems.append(
-                    (
-                        s,
-                        f"seat {s} played {card_text(card)} from position {j}, "
-                        f"which holds {card_text(cards[j])}",
-                    )
-                )
+                facts = {"card": card_text(card), "position": j, "holds": card_text(cards[j])}
+                text = "seat {s} played {card} from position {position}, which holds {holds}"
+                problems.append(Problem(s, text.format(s=s, **facts), "played_other", facts))
         for k, p in enumerate(self.passes):
             f, h = self.revealed[p.giver].pass_key(k), self.revealed[p.to].pass_key(k)
             code = CODES[cards[p.source]]
             if p.shown is not None:
                 if p.shown != cards[p.source]:
+                    facts = {
+                        "card": card_text(p.shown),
+                        "position": p.source,
+                        "holds": card_text(cards[p.source]),
+                    }
+                    text = "seat {s} passed {card} from position {position}, which holds {holds}"
                     problems.append(
-                        (
-                            p.giver,
-                            f"seat {p.giver} passed {card_text(p.shown)} from "
-                            f"position {p.source}, which holds {card_text(cards[p.source])}",
+                        Problem(
+                            p.giver, text.format(s=p.giver, **facts), "passed_other_shown", facts
                         )
                     )
             elif len(p.values) < 3:
-                problems.append(
-                    (
-                        p.giver if len(p.values) != 1 else p.to,
-                        f"pass {k} to seat {p.to} was never finished",
-                    )
-                )
+                seat = p.giver if len(p.values) != 1 else p.to
+                text = f"pass {k} to seat {p.to} was never finished"
+                problems.append(Problem(seat, text, "pass_unfinished", {"to": p.to}))
             elif unlock(f, [p.values[0]])[0] != code or lock(f, [p.values[2]])[0] != p.values[1]:
-                problems.append(
-                    (
-                        p.giver,
-                        f"seat {p.giver} passed seat {p.to} another card than "
-                        f"the one of position {p.source}",
-                    )
+                text = (
+                    f"seat {p.giver} passed seat {p.to} another card than "
+                    f"the one of position {p.source}"
                 )
+                facts = {"to": p.to, "position": p.source}
+                problems.append(Problem(p.giver, text, "passed_other", facts))
             elif unlock(h, [p.values[1]])[0] != p.values[0]:
-                problems.append((p.to, f"seat {p.to} lied in the pass it received"))
+                text = f"seat {p.to} lied in the pass it received"
+                problems.append(Problem(p.to, text, "pass_receiver_lie"))
         return Verdict(problems, cards)
 
     def deal(self, cards: Sequence[int]) -> dict[str, Any]:
@@ -321,11 +321,22 @@ class Ledger:
         }
 
 
+class Problem(NamedTuple):
+    """A cheat proved or claimed: the seat, the evidence in English, and the same as
+    ``code`` and ``facts`` for a page to say in its player's language (seats and
+    positions 0-based, cards as text such as ``"AH"``)."""
+
+    seat: int
+    text: str
+    code: str = "protocol"
+    facts: Mapping[str, Any] = {}
+
+
 @dataclass
 class Verdict:
-    """The audit of one deal: ``problems`` as (seat, text), and the cards by position."""
+    """The audit of one deal: the ``problems`` it proved, and the cards by position."""
 
-    problems: list[tuple[int, str]]
+    problems: list[Problem]
     cards: list[int] | None
 
 

@@ -251,8 +251,16 @@ def test_a_false_unlock_and_a_card_not_dealt_are_named() -> None:
         t.peers[0].on_open(2, position, fake)
     t.peers[1].on_open(2, position, fake)
     t.reveal()
-    problems = t.peers[1].audit().problems
-    assert problems[0][0] == 2 and fake in problems[0][1]
+    verdict = t.peers[1].audit()
+    problems, cards = verdict.problems, verdict.cards
+    assert problems[0][0] == 2 and fake in problems[0][1] and cards is not None
+    # The same evidence as facts, for a page to say in its player's language.
+    assert problems[0].code == "played_other"
+    assert problems[0].facts == {
+        "card": fake,
+        "position": position,
+        "holds": card_text(cards[position]),
+    }
 
 
 def test_a_seat_that_keeps_its_key_is_named() -> None:
@@ -261,7 +269,8 @@ def test_a_seat_that_keeps_its_key_is_named() -> None:
     t.deal()
     t.reveal(skip=2)
     verdict = t.peers[0].audit()
-    assert verdict.problems == [(2, "seat 2 did not reveal its key")] and verdict.cards is None
+    assert verdict.problems == [(2, "seat 2 did not reveal its key", "no_reveal", {})]
+    assert verdict.cards is None
 
 
 def test_malformed_unlocks_change_nothing() -> None:

@@ -183,6 +183,8 @@ def test_a_guest_that_revokes_is_named_at_the_end() -> None:
     assert revoked
     verdicts = [t.peers[s].verdicts.get(0) for s in (0, 2)]
     assert all(v and v[0][0] == 1 for v in verdicts), verdicts
+    # The rule it broke, as the engine's refusal code, for a page to translate.
+    assert all(v[0].code == "rule" and v[0].facts["refusal"] != "not_allowed" for v in verdicts)
 
 
 def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named() -> None:
@@ -204,6 +206,7 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
     for s in (1, 2):
         verdict = t.peers[s].verdicts.get(0)
         assert verdict and verdict[0][0] == 0 and "shuffle" in verdict[0][1], verdict
+        assert verdict[0].code == "shuffle_lie"
 
 
 def test_a_guest_that_keeps_its_key_is_named_when_the_time_is_up() -> None:
@@ -212,7 +215,7 @@ def test_a_guest_that_keeps_its_key_is_named_when_the_time_is_up() -> None:
     t.play()
     for s in (0, 1):
         assert 0 not in t.peers[s].verdicts
-        assert t.peers[s].timeout() == [(2, "seat 2 did not reveal its key")]
+        assert t.peers[s].timeout() == [(2, "seat 2 did not reveal its key", "no_reveal", {})]
 
 
 def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> None:
