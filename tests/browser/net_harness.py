@@ -349,13 +349,15 @@ class Table:
     def act_once(self, page: Page) -> bool:
         """If it is this page's turn, make one legal move through the UI; True if it did."""
         self.close_dialogs(page)
-        info = page.evaluate("({seat: thousand.session.seat, view: thousand.view})")
-        view, seat = info["view"], info["seat"]
+        info = page.evaluate("({seat: thousand.session.seat, view: JSON.stringify(thousand.view)})")
+        # The page's own JSON text, so that the wait below sees when the view has changed:
+        # read again too early, the view a move was made from would make it a second time.
+        before, seat = info["view"], info["seat"]
+        view = json.loads(before)
         if not view or view["turn"] != seat or not view["legal"]:
             return False
         legal: list[str] = view["legal"]
         phase = view["phase"]
-        before = json.dumps(view)
         if phase == "talon":
             cards: list[str] = []
             for a in legal:
