@@ -16,8 +16,8 @@ browser contexts with host candidates only. It prints
 - the private deal's shuffle and deal, per hand: from the moment the host
   publishes seat 0's shuffle of a deal until the last of the three peers
   can read its cards (all three shuffles and every seat's unlocks crossed
-  the network, every exponentiation in each page's Pyodide), median over
-  the hands played;
+  the network, every lock in each page's Pyodide), median over the hands
+  played, and where it goes: each seat's turn and each relay by the host;
 - messages and bytes per hand: a host and two guests then play
   ``--hands`` whole hands through the UI (the host's two opponents are
   people, so every move crosses the network), and every message each peer
@@ -31,6 +31,7 @@ browser contexts with host candidates only. It prints
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -97,6 +98,93 @@ def kinds(table: Table) -> Counter[str]:
     return count
 
 
+def arrivals(page: Any) -> list[tuple[float, dict[str, Any], int]]:
+    """(time, message, bytes on the wire) of every private-deal message this page received
+    (inside ``pub`` at a guest), by its own clock (Date.now(): the pages share one clock)."""
+    out = []
+    for m in page.evaluate("thousand.session.transport.recorded ?? []"):
+        try:
+            wire = json.loads(m["text"])
+            if isinstance(wire, dict) and isinstance(wire.get("body"), str):
+                wire = json.loads(wire["body"])
+        except ValueError:
+            continue
+        inner = wire.get("m") if isinstance(wire, dict) and wire.get("t") == "pub" else wire
+        if isinstance(inner, dict) and isinstance(inner.get("deal"), int):
+            out.append((m["time"], inner, len(m["text"])))
+    return out
+
+
+CRYPTO = ("shuffle", "unlock", "pass", "reveal")
+"""The private deal's own messages; a played card (``act``) and the rest are the game's."""
+
+
+def crypto_bytes(table: Table, deals: list[str]) -> float:
+    """Bytes per deal of the private deal's own messages, as every page received them."""
+    wanted = {int(k) for k in deals}
+    total = sum(
+        size
+        for page in table.pages
+        for _, m, size in arrivals(page)
+        if m["deal"] in wanted and m["t"] in CRYPTO
+    )
+    return total / max(1, len(wanted))
+
+
+def breakdown(table: Table, deals: list[str], started: dict[str, float]) -> dict[str, list[float]]:
+    """Where a deal's shuffle + deal time goes, seconds per step, one entry per deal: each
+    seat's turn (from the message it answers reaching it to its answer reaching the host:
+    its worker's checks and crypto, and any wait behind its audit of the deal before) and
+    the host's relay (from a guest's message reaching the host to the next seat receiving
+    it, the host's own peer checking it on the way)."""
+    host = arrivals(table.host)
+    guests = [arrivals(g) for g in table.guests]
+    seat_of = [table.guests[i].evaluate(MY_SEAT) for i in range(len(table.guests))]
+    steps: dict[str, list[float]] = {}
+
+    def at(events: list[tuple[float, dict[str, Any], int]], deal: int, t: str, seat: int) -> float:
+        return next(
+            time
+            for time, m, _ in events
+            if m["deal"] == deal
+            and m["t"] == t
+            and m["seat"] == seat
+            and (t != "unlock" or m.get("stage") == "deal")
+        )
+
+    for k in deals:
+        d = int(k)
+        g = {seat: guests[i] for i, seat in enumerate(seat_of)}
+        t = started[k]
+        try:
+            # shuffles 0 → 1 → 2, then the dealing pass 0 → 1 → 2
+            t1 = at(g[1], d, "shuffle", 0)
+            t2 = at(host, d, "shuffle", 1)
+            t3 = at(g[2], d, "shuffle", 1)
+            t4 = at(host, d, "shuffle", 2)
+            t5 = at(g[1], d, "unlock", 0)
+            t6 = at(host, d, "unlock", 1)
+            t7 = at(g[2], d, "unlock", 1)
+            t8 = at(host, d, "unlock", 2)
+        except StopIteration:
+            continue
+        dealt = max(page.evaluate("thousand.session.verdicts.dealtAt")[k] for page in table.pages)
+        parts = {
+            "relay: host → seat 1 (seat 0's shuffle)": t1 - t,
+            "seat 1 shuffles": t2 - t1,
+            "relay: host → seat 2 (seat 1's shuffle)": t3 - t2,
+            "seat 2 shuffles": t4 - t3,
+            "host: seat 2's shuffle checked, seat 0 unlocks, relayed": t5 - t4,
+            "seat 1 unlocks": t6 - t5,
+            "relay: host → seat 2 (seat 1's unlock)": t7 - t6,
+            "seat 2 unlocks": t8 - t7,
+            "last unlock relayed, every seat reads its cards": dealt - t8,
+        }
+        for name, v in parts.items():
+            steps.setdefault(name, []).append(v / 1000)
+    return steps
+
+
 def traffic(table: Table, hands: int) -> dict[str, Any]:
     """Play the first hand, then count what crosses the network over the next `hands` hands."""
     table.play_until(lambda: table.hand_no(table.host) >= 2, limit=1000)
@@ -112,6 +200,8 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     dealt = [page.evaluate("thousand.session.verdicts.dealtAt") for page in table.pages]
     deals = [k for k in started if k != "0" and all(k in x for x in dealt)]
     return {
+        "steps": breakdown(table, deals, started),
+        "crypto_bytes": crypto_bytes(table, deals),
         "deal_s": [(max(x[k] for x in dealt) - started[k]) / 1000 for k in deals],
         "host_msgs": d[0]["sent"] / hands,
         "host_bytes": d[0]["sentBytes"] / hands,
@@ -178,9 +268,16 @@ def main() -> None:
     total_msgs = t["host_msgs"] + t["guest_msgs"]
     total_bytes = t["host_bytes"] + t["guest_bytes"]
     print(f"  shuffle + deal (3 peers): {line(t['deal_s'])}")
+    for name, xs in t["steps"].items():
+        print(f"    {name}: {line(xs)}")
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")
+    crypto = t["crypto_bytes"]
+    print(
+        f"  of which the private deal's own ({', '.join(CRYPTO)}): {crypto / 1024:.1f} KiB; "
+        f"the rest: {(total_bytes - crypto) / 1024:.1f} KiB"
+    )
     by_kind = sorted(((k, v) for k, v in t["kinds"].items() if " " not in k), key=lambda kv: -kv[1])
     shown = ", ".join(
         f"{k} {v:.1f} ({t['kinds'][f'{k} bytes'] / 1024:.1f} KiB)" for k, v in by_kind if v

@@ -16,7 +16,8 @@ host's order. It prints, per hand:
   relay sends (each message once to each of the two guests);
 
 beside a reference measured in the same run: one full 2048-bit modular
-exponentiation. ``--pyodide`` runs the same code in Pyodide under Node.js
+exponentiation (what one lock cost in a 2048-bit group), and the cost of one
+lock (a scalar multiply on P-256). ``--pyodide`` runs the same code in Pyodide under Node.js
 (the npm package in .cache/npm), as the browser's worker would.
 
     python bench/private_deal.py [--hands 5] [--pyodide]
@@ -43,11 +44,18 @@ from private_table import PrivatePeer
 from thousand import Rules
 
 def one_full_pow():
-    x, e = mp.CODES[5], mp.Q - 12345
+    m = (1 << 2048) - 1942289  # any 2048-bit modulus costs the same
+    x, e = 3 ** 1291 % m, m - 12345
     t = time.perf_counter()
     for _ in range(5):
-        pow(x, e, mp.P)
+        pow(x, e, m)
     return (time.perf_counter() - t) / 5
+
+def one_lock():
+    key = mp.SeatSecret("ab" * 32).key
+    t = time.perf_counter()
+    mp.lock(key, mp.CODES[:10])
+    return (time.perf_counter() - t) / 10
 
 def hand(seed):
     rules = Rules.preset("classic")
@@ -80,7 +88,7 @@ def hand(seed):
 
 def bench(hands):
     ref = one_full_pow()
-    return {"ref": ref, "hands": [hand(seed) for seed in range(hands)]}
+    return {"ref": ref, "lock": one_lock(), "hands": [hand(seed) for seed in range(hands)]}
 """
 
 
@@ -94,7 +102,9 @@ def report(where: str, result: dict[str, object]) -> None:
     msgs = [h["messages"] for h in hands]
     med = statistics.median
     print(f"{where}: {len(hands)} hands of 3 players")
-    print(f"  reference: one 2048-bit pow, {ref * 1000:.1f} ms")
+    lock = float(result["lock"])  # type: ignore[arg-type]
+    print(f"  reference: one 2048-bit modular exponentiation, {ref * 1000:.1f} ms")
+    print(f"  one lock (a P-256 scalar multiply): {lock * 1000:.1f} ms, {lock / ref:.2f}×")
     print(
         f"  shuffle + deal: median {med(deal):.2f} s (range {min(deal):.2f}–{max(deal):.2f}), "
         f"{med(deal) / ref:.0f}× the reference"
@@ -118,7 +128,7 @@ def in_pyodide(hands: int) -> dict[str, object]:
         f"/home/pyodide/{p.relative_to(ROOT / 'engine')}": p.read_text()
         for p in (ROOT / "engine" / "thousand").rglob("*.py")
     }
-    for name in ("mental_poker.py", "private_deal.py", "private_table.py"):
+    for name in ("p256.py", "mental_poker.py", "private_deal.py", "private_table.py"):
         files[f"/home/pyodide/{name}"] = (ROOT / "web" / name).read_text()
     script = f"""
 import {{ loadPyodide }} from {json.dumps(str(PYODIDE / "pyodide.mjs"))};

@@ -1,46 +1,34 @@
 """Mental poker: the commutative encryption behind the private deal (web/net/PRIVATE_DEAL.md).
 
 This module owns the arithmetic of the private deal and nothing of its
-messages: SRA / Pohlig–Hellman locks in the subgroup of quadratic residues
-modulo the 2048-bit safe prime of RFC 3526 group 14 (Shamir, Rivest and
-Adleman, "Mental Poker", 1979, with Lipton's quadratic-residue fix). A card
-is a fixed public residue (:func:`encode`); a seat's secret for one deal
-(32 random bytes from the page's ``crypto.getRandomValues``) gives its keys
-(:class:`SeatSecret`); :func:`lock` and :func:`unlock` commute, so every
-seat locks and permutes the deck in turn and cards are dealt by removing
-locks one seat at a time. Values travel as 512 lowercase hex digits.
+messages: Pohlig–Hellman / SRA locks (Shamir, Rivest and Adleman, "Mental
+Poker", 1979) in the prime-order group of the elliptic curve NIST P-256
+(:mod:`p256`), where the decisional Diffie–Hellman problem is believed
+hard. A card is a fixed public point (:func:`encode`, by hash and
+increment); a seat's secret for one deal (32 random bytes from the page's
+``crypto.getRandomValues``) gives its keys (:class:`SeatSecret`): to lock
+is to multiply by a scalar ``e``, to unlock to multiply by ``d = e⁻¹ mod
+N``. Locks commute, so every seat locks and permutes the deck in turn and
+cards are dealt by removing locks one seat at a time. Values travel as
+compressed points, 66 lowercase hex digits.
 
-It is plain Python (``pow(x, e, p)``), the same in CPython and Pyodide, and
-lives beside net_bridge rather than in the engine: it is about peers, not
-about the rules.
+It is plain Python, the same in CPython and Pyodide, and lives beside
+net_bridge rather than in the engine: it is about peers, not about the rules.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-P = int(
-    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74"
-    "020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F1437"
-    "4FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
-    "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF05"
-    "98DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB"
-    "9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
-    "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF695581718"
-    "3995497CEA956AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF",
-    16,
-)
-"""The 2048-bit MODP prime of RFC 3526 group 14; a safe prime."""
-Q = (P - 1) // 2
-"""The prime order of the subgroup of quadratic residues mod ``P``."""
-VALUE_HEX = 512
-"""A value on the wire: 256 bytes as lowercase hex."""
+from p256 import POINT_BYTES, N, Point, compress, decompress, lift_x, multiply, on_curve
+
+VALUE_HEX = 2 * POINT_BYTES
+"""A value on the wire: a compressed point, 33 bytes as lowercase hex."""
 SECRET_HEX = 64
 """A seat's secret for one deal: 32 random bytes as lowercase hex."""
-KEY_BITS = 256
 DECK = 24
 
 
@@ -54,64 +42,53 @@ def _expand(label: str, nbytes: int) -> int:
     return int.from_bytes(out[:nbytes], "big")
 
 
-def _residue(label: str) -> int:
-    x = _expand(label, 256) % P
-    return pow(x, 2, P)
+def _card_point(card: int) -> Point:
+    """Hash and increment: the first ``x`` from SHA-256 of the card's name that is on the curve."""
+    counter = 0
+    while True:
+        point = lift_x(_expand(f"thousand/card/{card}/{counter}", 32))
+        if point is not None:
+            return point
+        counter += 1
 
 
-CODES: tuple[int, ...] = tuple(_residue(f"thousand/card/{c}") for c in range(DECK))
-"""The public encoding of each card ``0..23`` (thousand.cards): a quadratic residue."""
+CODES: tuple[Point, ...] = tuple(_card_point(c) for c in range(DECK))
+"""The public encoding of each card ``0..23`` (thousand.cards): a point of the curve."""
 _CARD_OF = {code: c for c, code in enumerate(CODES)}
 
 
-def encode(card: int) -> int:
+def encode(card: int) -> Point:
     return CODES[card]
 
 
-def decode(value: int) -> int | None:
+def decode(value: Point) -> int | None:
     """The card a fully unlocked value stands for, or ``None`` if it is no card."""
     return _CARD_OF.get(value)
 
 
-def jacobi(a: int, n: int) -> int:
-    """The Jacobi symbol (a/n) for odd ``n``: for a prime ``n``, 1 on quadratic residues.
-
-    Computed by quadratic reciprocity, many times cheaper than Euler's
-    criterion ``pow(a, (n - 1) // 2, n)``.
-    """
-    a %= n
-    result = 1
-    while a:
-        twos = (a & -a).bit_length() - 1
-        a >>= twos
-        if twos & 1 and n % 8 in (3, 5):
-            result = -result
-        if a % 4 == 3 and n % 4 == 3:
-            result = -result
-        a, n = n % a, a
-    return result if n == 1 else 0
-
-
 def is_value(x: object) -> bool:
-    """Whether ``x`` may be a locked card: a quadratic residue other than 1, below ``P``."""
-    return isinstance(x, int) and 1 < x < P and jacobi(x, P) == 1
+    """Whether ``x`` may be a locked card: a point of the curve."""
+    return on_curve(x)
 
 
-def to_wire(x: int) -> str:
-    return format(x, f"0{VALUE_HEX}x")
+def to_wire(x: Point) -> str:
+    return compress(x).hex()
 
 
-def from_wire(text: object) -> int:
-    """A value from the wire; ``ValueError`` unless it is 512 hex digits of a residue."""
+def from_wire(text: object) -> Point:
+    """A value from the wire; ``ValueError`` unless it is 66 hex digits of a curve point."""
     if not isinstance(text, str) or len(text) != VALUE_HEX:
-        raise ValueError("a locked card is 512 hex digits")
+        raise ValueError(f"a locked card is {VALUE_HEX} hex digits")
     try:
-        x = int(text, 16)
+        data = bytes.fromhex(text)
     except ValueError:
-        raise ValueError("a locked card is 512 hex digits") from None
-    if text != to_wire(x) or not is_value(x):
-        raise ValueError("a locked card must be a quadratic residue modulo the group's prime")
-    return x
+        raise ValueError(f"a locked card is {VALUE_HEX} hex digits") from None
+    if data.hex() != text:
+        raise ValueError("a locked card is written in lowercase hex")
+    try:
+        return decompress(data)
+    except ValueError as e:
+        raise ValueError(f"a locked card must be a point of the curve P-256: {e}") from None
 
 
 def is_secret(text: object) -> bool:
@@ -124,18 +101,25 @@ def is_secret(text: object) -> bool:
 
 @dataclass(frozen=True)
 class Key:
-    """A pair of exponents: ``lock`` is ``unlock``'s inverse modulo ``Q``."""
+    """A pair of scalars: ``lock`` is ``unlock``'s inverse modulo the group's order ``N``."""
 
     unlock: int
 
     @cached_property
     def lock(self) -> int:
-        return pow(self.unlock, -1, Q)
+        return pow(self.unlock, -1, N)
 
 
 def key_of(secret: str, label: str) -> Key:
-    """A 256-bit unlocking key drawn from ``secret`` for one use named ``label``."""
-    d = _expand(f"thousand/key/{label}/{secret}", KEY_BITS // 8) | (1 << (KEY_BITS - 1))
+    """An unlocking key ``1 ≤ d < N`` drawn from ``secret`` for one use named ``label``."""
+    return Key(_expand(f"thousand/key/{label}/{secret}", 48) % (N - 1) + 1)
+
+
+def joint(keys: Iterable[Key]) -> Key:
+    """The one key that removes all of ``keys`` at once (locks commute: scalars multiply)."""
+    d = 1
+    for key in keys:
+        d = d * key.unlock % N
     return Key(d)
 
 
@@ -183,20 +167,20 @@ class _Stream:
                 return x % n
 
 
-def lock(key: Key, values: Sequence[int]) -> list[int]:
-    return [pow(x, key.lock, P) for x in values]
+def lock(key: Key, values: Sequence[Point]) -> list[Point]:
+    return [multiply(key.lock, x) for x in values]
 
 
-def unlock(key: Key, values: Sequence[int]) -> list[int]:
-    return [pow(x, key.unlock, P) for x in values]
+def unlock(key: Key, values: Sequence[Point]) -> list[Point]:
+    return [multiply(key.unlock, x) for x in values]
 
 
-def shuffle(secret: SeatSecret, deck: Sequence[int]) -> list[int]:
+def shuffle(secret: SeatSecret, deck: Sequence[Point]) -> list[Point]:
     """This seat's turn of the shuffle: every card locked, the deck permuted."""
     locked = lock(secret.key, deck)
     return [locked[i] for i in secret.permutation(len(deck))]
 
 
-def is_shuffle_of(key: Key, before: Sequence[int], after: Sequence[int]) -> bool:
+def is_shuffle_of(key: Key, before: Sequence[Point], after: Sequence[Point]) -> bool:
     """Whether ``after`` is ``before`` locked by ``key`` and permuted (checked by unlocking)."""
     return len(before) == len(after) and sorted(unlock(key, after)) == sorted(before)

@@ -48,6 +48,24 @@ class NoGame(LookupError):
     """A call before this page's private peer exists."""
 
 
+class FormerDeal(ValueError):
+    """A saved table whose deal was locked in the former 2048-bit group: it cannot go on."""
+
+
+FORMER_VALUE_HEX = 512
+"""A locked card of the former 2048-bit group on the wire (now a point, VALUE_HEX)."""
+
+
+def _from_former_version(log: list[Message]) -> bool:
+    """Whether a saved table's public messages hold values of the former group."""
+    for msg in log:
+        values = [*msg.get("deck", []), *dict(msg.get("values", {})).values()]
+        values += [msg.get("value"), msg.get("y")]
+        if any(isinstance(v, str) and len(v) == FORMER_VALUE_HEX for v in values):
+            return True
+    return False
+
+
 _peer: PrivatePeer | None = None
 
 
@@ -126,6 +144,11 @@ def net_private_replay(
     rules: dict[str, Any], seats: list[int], master: str, log: list[Message]
 ) -> dict[str, Any]:
     """Rebuild this page's peer from the public messages so far; ``out`` is what it still owes."""
+    if _from_former_version(log):
+        raise FormerDeal(
+            "this table was saved by an earlier version of the game, whose private deal "
+            "cannot go on: open a new table"
+        )
     peer = _new(rules, seats, master)
     peer.start()
     for msg in log:

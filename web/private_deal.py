@@ -9,24 +9,26 @@ It knows where positions go (the dealing order of :func:`layout`) but no
 rule of play: the engine replays the revealed deal (``thousand.check_deal``).
 
 A message that breaks the protocol (out of turn, wrong positions, not a
-residue) raises :class:`ProtocolViolation` and changes nothing.
+point of the curve) raises :class:`ProtocolViolation` and changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mental_poker import (
     CODES,
     DECK,
-    P,
+    Point,
     SeatSecret,
     decode,
     from_wire,
     is_secret,
     is_shuffle_of,
+    joint,
+    lock,
     shuffle,
     to_wire,
     unlock,
@@ -59,7 +61,7 @@ class Pass:
     to: int
     source: int
     """The deck position the card was dealt in."""
-    values: list[int] = field(default_factory=list)
+    values: list[Point] = field(default_factory=list)
     """y₁ (giver), y₂ (receiver), y₃ (giver)."""
     shown: int | None = None
     """The card, when it was passed face up (no values then)."""
@@ -76,9 +78,9 @@ class Ledger:
 
     def __post_init__(self) -> None:
         self.places = layout(self.players, self.dealer)
-        self.decks: list[list[int]] = [list(CODES)]
-        self.current: list[int] = []
-        self.unlocks: list[tuple[int, int, int, int]] = []
+        self.decks: list[list[Point]] = [list(CODES)]
+        self.current: list[Point] = []
+        self.unlocks: list[tuple[int, int, Point, Point]] = []
         """(seat, position, before, after) of every lock removed in public."""
         self.locks: list[set[int]] = [set(range(self.players)) for _ in range(DECK)]
         self.known: dict[int, int] = {}
@@ -202,7 +204,7 @@ class Ledger:
         """This peer's seat ``giver`` passes the card of ``source`` face down: y₁."""
         k = len(self.passes)
         key = self.secrets[giver].pass_key(k)
-        return to_wire(pow(CODES[self.known[source]], key.lock, P))
+        return to_wire(lock(key, [CODES[self.known[source]]])[0])
 
     def on_pass(self, giver: int, to: int, source: int, y1: str) -> int:
         k = len(self.passes)
@@ -213,13 +215,13 @@ class Ledger:
         """This peer's receiving seat locks y₁ with its fresh key: y₂."""
         p = self.passes[k]
         key = self.secrets[p.to].pass_key(k)
-        return to_wire(pow(p.values[0], key.lock, P))
+        return to_wire(lock(key, [p.values[0]])[0])
 
     def pass_finish(self, k: int) -> str:
         """The giver removes its fresh lock: y₃, locked by the receiver only."""
         p = self.passes[k]
         key = self.secrets[p.giver].pass_key(k)
-        return to_wire(pow(p.values[1], key.unlock, P))
+        return to_wire(unlock(key, [p.values[1]])[0])
 
     def on_pass_value(self, k: int, seat: int, value: str) -> None:
         if not 0 <= k < len(self.passes):
@@ -230,7 +232,7 @@ class Ledger:
             raise ProtocolViolation(f"seat {seat} spoke out of turn in pass {k}")
         p.values.append(_value(value, seat))
         if step == 2 and p.to in self.secrets:
-            card = decode(pow(p.values[2], self.secrets[p.to].pass_key(k).unlock, P))
+            card = decode(unlock(self.secrets[p.to].pass_key(k), [p.values[2]])[0])
             if card is None:
                 raise ProtocolViolation(f"the card passed to seat {p.to} is no card")
             self.received[k] = card
@@ -246,73 +248,69 @@ class Ledger:
         """Check every public value against the revealed secrets; the deal's cards if all hold."""
         missing = [s for s in range(self.players) if s not in self.revealed]
         if missing:
-            return Verdict([(s, f"seat {s} did not reveal its key") for s in missing], None)
-        problems: list[tuple[int, str]] = []
+            return Verdict(
+                [Problem(s, f"seat {s} did not reveal its key", "no_reveal") for s in missing], None
+            )
+        problems: list[Problem] = []
         if not self.shuffled:
-            return Verdict([(self.next_shuffler() or 0, "the shuffle never finished")], None)
+            s = self.next_shuffler() or 0
+            return Verdict([Problem(s, "the shuffle never finished", "shuffle_unfinished")], None)
         for s in range(self.players):
             if not is_shuffle_of(self.revealed[s].key, self.decks[s], self.decks[s + 1]):
-                problems.append(
-                    (
-                        s,
-                        f"seat {s} lied in the shuffle: its deck is not the deck it "
-                        "was given, locked by its key and permuted",
-                    )
+                text = (
+                    f"seat {s} lied in the shuffle: its deck is not the deck it "
+                    "was given, locked by its key and permuted"
                 )
+                problems.append(Problem(s, text, "shuffle_lie"))
         for s, j, before, after in self.unlocks:
             if unlock(self.revealed[s].key, [before])[0] != after:
-                problems.append((s, f"seat {s} lied when removing its lock from position {j}"))
+                text = f"seat {s} lied when removing its lock from position {j}"
+                problems.append(Problem(s, text, "unlock_lie", {"position": j}))
         if problems:
             return Verdict(problems[:1], None)
-        final = self.decks[-1]
+        every_lock = joint(self.revealed[s].key for s in range(self.players))
         cards: list[int] = []
-        for j, x in enumerate(final):
-            for s in range(self.players):
-                x = unlock(self.revealed[s].key, [x])[0]
+        for j, x in enumerate(unlock(every_lock, self.decks[-1])):
             card = decode(x)
             if card is None:
-                return Verdict([(0, f"position {j} holds no card")], None)
+                text = f"position {j} holds no card"
+                return Verdict([Problem(0, text, "no_card", {"position": j})], None)
             cards.append(card)
         for j, (s, card) in self.opened.items():
             if cards[j] != card:
-                problems.append(
-                    (
-                        s,
-                        f"seat {s} played {card_text(card)} from position {j}, "
-                        f"which holds {card_text(cards[j])}",
-                    )
-                )
+                facts = {"card": card_text(card), "position": j, "holds": card_text(cards[j])}
+                text = "seat {s} played {card} from position {position}, which holds {holds}"
+                problems.append(Problem(s, text.format(s=s, **facts), "played_other", facts))
         for k, p in enumerate(self.passes):
             f, h = self.revealed[p.giver].pass_key(k), self.revealed[p.to].pass_key(k)
             code = CODES[cards[p.source]]
             if p.shown is not None:
                 if p.shown != cards[p.source]:
+                    facts = {
+                        "card": card_text(p.shown),
+                        "position": p.source,
+                        "holds": card_text(cards[p.source]),
+                    }
+                    text = "seat {s} passed {card} from position {position}, which holds {holds}"
                     problems.append(
-                        (
-                            p.giver,
-                            f"seat {p.giver} passed {card_text(p.shown)} from "
-                            f"position {p.source}, which holds {card_text(cards[p.source])}",
+                        Problem(
+                            p.giver, text.format(s=p.giver, **facts), "passed_other_shown", facts
                         )
                     )
             elif len(p.values) < 3:
-                problems.append(
-                    (
-                        p.giver if len(p.values) != 1 else p.to,
-                        f"pass {k} to seat {p.to} was never finished",
-                    )
+                seat = p.giver if len(p.values) != 1 else p.to
+                text = f"pass {k} to seat {p.to} was never finished"
+                problems.append(Problem(seat, text, "pass_unfinished", {"to": p.to}))
+            elif unlock(f, [p.values[0]])[0] != code or lock(f, [p.values[2]])[0] != p.values[1]:
+                text = (
+                    f"seat {p.giver} passed seat {p.to} another card than "
+                    f"the one of position {p.source}"
                 )
-            elif (
-                pow(p.values[0], f.unlock, P) != code or pow(p.values[2], f.lock, P) != p.values[1]
-            ):
-                problems.append(
-                    (
-                        p.giver,
-                        f"seat {p.giver} passed seat {p.to} another card than "
-                        f"the one of position {p.source}",
-                    )
-                )
-            elif pow(p.values[1], h.unlock, P) != p.values[0]:
-                problems.append((p.to, f"seat {p.to} lied in the pass it received"))
+                facts = {"to": p.to, "position": p.source}
+                problems.append(Problem(p.giver, text, "passed_other", facts))
+            elif unlock(h, [p.values[1]])[0] != p.values[0]:
+                text = f"seat {p.to} lied in the pass it received"
+                problems.append(Problem(p.to, text, "pass_receiver_lie"))
         return Verdict(problems, cards)
 
     def deal(self, cards: Sequence[int]) -> dict[str, Any]:
@@ -323,15 +321,26 @@ class Ledger:
         }
 
 
+class Problem(NamedTuple):
+    """A cheat proved or claimed: the seat, the evidence in English, and the same as
+    ``code`` and ``facts`` for a page to say in its player's language (seats and
+    positions 0-based, cards as text such as ``"AH"``)."""
+
+    seat: int
+    text: str
+    code: str = "protocol"
+    facts: Mapping[str, Any] = {}
+
+
 @dataclass
 class Verdict:
-    """The audit of one deal: ``problems`` as (seat, text), and the cards by position."""
+    """The audit of one deal: the ``problems`` it proved, and the cards by position."""
 
-    problems: list[tuple[int, str]]
+    problems: list[Problem]
     cards: list[int] | None
 
 
-def _value(text: Any, seat: int) -> int:
+def _value(text: Any, seat: int) -> Point:
     try:
         return from_wire(text)
     except ValueError as e:

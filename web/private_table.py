@@ -26,7 +26,7 @@ import hashlib
 from typing import Any
 
 from mental_poker import SeatSecret, is_secret
-from private_deal import Ledger, ProtocolViolation
+from private_deal import Ledger, Problem, ProtocolViolation
 from thousand import IllegalAction, Rules, SeatFollower
 from thousand.cards import card_text, parse_card
 from thousand.private_hand import HIDDEN
@@ -45,9 +45,9 @@ class PrivatePeer:
         self.rules, self.players, self.seats, self.master = rules, rules.players, seats, master
         self.follower = SeatFollower(rules, dealer, seats)
         self.deal_no = 0
-        self.verdicts: dict[int, list[tuple[int, str]]] = {}
-        """Deal → the cheats this peer proved in it, as (seat, evidence)."""
-        self.problems: list[tuple[int, str]] = []
+        self.verdicts: dict[int, list[Problem]] = {}
+        """Deal → the cheats this peer proved in it, with the evidence."""
+        self.problems: list[Problem] = []
         self._new_ledger()
 
     # --- this deal --------------------------------------------------------------------
@@ -183,8 +183,11 @@ class PrivatePeer:
             return []
         try:
             self._receive(seat, msg)
-        except (ProtocolViolation, IllegalAction, ValueError, KeyError, TypeError) as e:
-            return self._dispute(seat, f"seat {seat}: {e}")
+        except IllegalAction as e:
+            facts = {"action": str(msg.get("action")), "refusal": e.code, **e.detail}
+            return self._dispute(Problem(seat, f"seat {seat}: {e}", "move", facts))
+        except (ProtocolViolation, ValueError, KeyError, TypeError) as e:
+            return self._dispute(Problem(seat, f"seat {seat}: {e}", "protocol", {"reason": str(e)}))
         if msg["t"] in ("reveal", "dispute"):
             out = self._reveal()
             if len(self.ledger.revealed) == self.players:
@@ -195,7 +198,7 @@ class PrivatePeer:
         except ValueError as e:
             # A card that opens to no card, or twice the same card: somebody lied,
             # the audit says who.
-            return self._dispute(-1, str(e))
+            return self._dispute(Problem(-1, str(e), "protocol", {"reason": str(e)}))
 
     def _receive(self, seat: int, msg: Message) -> None:
         led, t = self.ledger, msg.get("t")
@@ -222,7 +225,10 @@ class PrivatePeer:
         elif t == "reveal":
             led.on_reveal(seat, msg["secret"])
         elif t == "dispute":
-            self.problems.append((int(msg["accused"]), str(msg["reason"])[:400]))
+            reason = str(msg["reason"])[:400]
+            self.problems.append(
+                Problem(int(msg["accused"]), reason, "dispute", {"reason": reason})
+            )
         else:
             raise ProtocolViolation(f"unknown message {t!r}")
 
@@ -293,15 +299,15 @@ class PrivatePeer:
 
     # --- disputes and the audit -------------------------------------------------------
 
-    def _dispute(self, seat: int, reason: str) -> list[Message]:
-        self.problems.append((seat, reason))
+    def _dispute(self, problem: Problem) -> list[Message]:
+        self.problems.append(problem)
         out: list[Message] = []
         if not self.revealing:
-            me = self.seats[0] if self.seats else seat
-            out.append(self._msg("dispute", me, accused=seat, reason=reason[:400]))
+            me = self.seats[0] if self.seats else problem.seat
+            out.append(self._msg("dispute", me, accused=problem.seat, reason=problem.text[:400]))
         return out + self._reveal()
 
-    def timeout(self) -> list[tuple[int, str]]:
+    def timeout(self) -> list[Problem]:
         """The time to reveal is up: the deal's verdict with whatever was revealed."""
         return self._verdict()
 
@@ -310,7 +316,7 @@ class PrivatePeer:
             return []  # a cheat is named: the table stops here
         return self.start()
 
-    def _verdict(self) -> list[tuple[int, str]]:
+    def _verdict(self) -> list[Problem]:
         verdict = self.ledger.audit()
         found = list(verdict.problems)
         if verdict.cards is not None and not found:
@@ -323,9 +329,10 @@ class PrivatePeer:
                 actions.append(self.follower.disputed)
             step = self.follower.reveal(deal, actions)
             if step is not None:
-                found.append((step.seat, str(step)))
+                facts = {"step": step.step, "action": step.action, "refusal": step.code}
+                found.append(Problem(step.seat, str(step), "rule", {**step.detail, **facts}))
         if not found:
-            found = [(seat, why) for seat, why in self.problems if seat >= 0]
+            found = [p for p in self.problems if p.seat >= 0]
         self.verdicts[self.deal_no] = found
         if not found and self.follower.waiting == "deal":
             self.deal_no += 1

@@ -62,6 +62,10 @@ class IllegalStep:
     seat: int
     action: str
     reason: str
+    code: str = "not_allowed"
+    """The refusal's code (:data:`thousand.actions.REFUSAL_CODES`), for a front end to translate."""
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    """The refusal's facts (:attr:`IllegalAction.detail`)."""
 
     def __str__(self) -> str:
         return f"action {self.step + 1} ({self.action}) by seat {self.seat}: {self.reason}"
@@ -123,7 +127,8 @@ def check_deals(
         try:
             game.apply(action)
         except IllegalAction as e:
-            return IllegalStep(k, -1 if seat is None else seat, str(action), str(e))
+            who = -1 if seat is None else seat
+            return IllegalStep(k, who, str(action), str(e), e.code, dict(e.detail))
     return None
 
 

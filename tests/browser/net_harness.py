@@ -171,18 +171,18 @@ class _Derive:
         self.master, self.deal_no = master, 0
 
 
-def values_of(messages: list[dict[str, Any]], deal: int) -> list[int]:
+def values_of(messages: list[dict[str, Any]], deal: int) -> list[mp.Point]:
     """Every locked value about a card in the deal's messages (unlocks, passes)."""
-    values: list[int] = []
+    values: list[mp.Point] = []
     for m in messages:
         if m.get("deal") != deal:
             continue
         if m["t"] == "unlock":
-            values += [int(x, 16) for x in m["values"].values()]
+            values += [mp.from_wire(x) for x in m["values"].values()]
         elif m["t"] == "shuffle":
-            values += [int(x, 16) for x in m["deck"]]
+            values += [mp.from_wire(x) for x in m["deck"]]
         elif m["t"] == "pass" or (m["t"] == "act" and m.get("y")):
-            values.append(int(m.get("value") or m["y"], 16))
+            values.append(mp.from_wire(m.get("value") or m["y"]))
     return values
 
 
@@ -194,7 +194,7 @@ def opened_by(master: str, seat: int, messages: list[dict[str, Any]], deal: int 
     out = set()
     for x in values_of(messages, deal):
         for d in keys:
-            card = mp.decode(pow(x, d, mp.P))
+            card = mp.decode(mp.unlock(mp.Key(d), [x])[0])
             if card is not None:
                 out.add(card_text(card))
     return out
@@ -205,12 +205,10 @@ def true_deal(
 ) -> dict[str, Any]:
     """The deal once every key is revealed: each seat's hand, the talon, what was passed to whom."""
     ms = [m for m in messages if m.get("deal") == deal]
-    final = [int(x, 16) for x in [m for m in ms if m["t"] == "shuffle"][-1]["deck"]]
-    keys = {m["seat"]: mp.SeatSecret(m["secret"]).key.unlock for m in ms if m["t"] == "reveal"}
+    final = [mp.from_wire(x) for x in [m for m in ms if m["t"] == "shuffle"][-1]["deck"]]
+    keys = {m["seat"]: mp.SeatSecret(m["secret"]).key for m in ms if m["t"] == "reveal"}
     cards = []
-    for x in final:
-        for s in range(players):
-            x = pow(x, keys[s], mp.P)
+    for x in mp.unlock(mp.joint(keys[s] for s in range(players)), final):
         card = mp.decode(x)
         cards.append(card_text(card) if card is not None else "--")
     places = layout(players, dealer)
@@ -235,7 +233,7 @@ def position_of(
     unlocks = [m for m in messages if m.get("deal") == deal and m["t"] == "unlock"]
     for m in unlocks:
         for j, x in m["values"].items():
-            c = mp.decode(pow(int(x, 16), secret.key.unlock, mp.P))
+            c = mp.decode(mp.unlock(secret.key, [mp.from_wire(x)])[0])
             if c is not None and card_text(c) == card:
                 return int(j)
     raise LookupError(f"seat {seat} cannot find {card}")
@@ -355,13 +353,15 @@ class Table:
     def act_once(self, page: Page) -> bool:
         """If it is this page's turn, make one legal move through the UI; True if it did."""
         self.close_dialogs(page)
-        info = page.evaluate("({seat: thousand.session.seat, view: thousand.view})")
-        view, seat = info["view"], info["seat"]
+        info = page.evaluate("({seat: thousand.session.seat, view: JSON.stringify(thousand.view)})")
+        # The page's own JSON text, so that the wait below sees when the view has changed:
+        # read again too early, the view a move was made from would make it a second time.
+        before, seat = info["view"], info["seat"]
+        view = json.loads(before)
         if not view or view["turn"] != seat or not view["legal"]:
             return False
         legal: list[str] = view["legal"]
         phase = view["phase"]
-        before = json.dumps(view)
         if phase == "talon":
             cards: list[str] = []
             for a in legal:

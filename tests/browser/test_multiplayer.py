@@ -159,7 +159,7 @@ def test_a_malicious_guest_changes_nothing(table: Table) -> None:
         """async () => {
       const s = thousand.session, tr = s.transport, host = s.hostPeer, v = thousand.view;
       const others = [0, 1, 2].filter((x) => x !== s.seat);
-      const deal = s.state.deal, hex = "a".repeat(512);
+      const deal = s.state.deal, hex = "02" + "a".repeat(64);
       const legalOf = v.legal.length ? v.legal : ["pass", "bid 110", "play AS"];
       const junk = ["", "{", "null", "42", "[]", '"text"', "{\\"t\\":1}", "x".repeat(300000)];
       const act = (seat, action, i) => ({ t: "act", deal, seat, action, position: i % 24, y: null, n: i });

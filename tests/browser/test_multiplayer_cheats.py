@@ -98,9 +98,25 @@ def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> Non
     )
     cheat.evaluate(SEND_PLAY, [card, own])
     named_by(t, [t.host, victim], seat_of(cheat))
-    assert "played" in " ".join(t.alarms(t.host))
-    t.host.screenshot(path=str(RESULTS / "multiplayer-cheat-named-host.png"))
-    victim.screenshot(path=str(RESULTS / "multiplayer-cheat-named-guest-ru.png"))
+    # The evidence in each player's language, the cheat named and numbered from 1.
+    name = cheat.evaluate("thousand.session.name")
+    # (The audit's words when only the keys could tell; a peer that held the card
+    # itself refused the play at once, and its words come from that peer's check.)
+    seat = seat_of(cheat) + 1
+    for page, words in ((t.host, f"(seat {seat})"), (victim, f"(место {seat})")):
+        text = " ".join(t.alarms(page))
+        assert words in text and name in text, text
+        assert "сыграл" in text or "протокол" in text or "обвинил" in text or page is t.host, text
+    # The alarm strip sits under the top bar, never over it: desktop and phone, en and ru.
+    for page, who in ((t.host, "host-en"), (victim, "guest-ru")):
+        size = page.viewport_size
+        for kind, box in (("desktop", size), ("phone", {"width": 360, "height": 740})):
+            page.set_viewport_size(box)  # type: ignore[arg-type]
+            bar = page.locator("body > header").bounding_box()
+            alarm = page.locator("#net-alarms").bounding_box()
+            assert bar and alarm and alarm["y"] >= bar["y"] + bar["height"] - 0.5, (bar, alarm)
+            page.screenshot(path=str(RESULTS / f"multiplayer-cheat-named-{who}-{kind}.png"))
+        page.set_viewport_size(size)  # type: ignore[arg-type]
 
 
 def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> None:
@@ -141,7 +157,8 @@ def test_a_guest_that_revokes_is_named_at_the_end_of_the_hand(table: Table) -> N
         legal = next(a for a in view["legal"] if a.startswith("play "))
         cheat.evaluate("a => thousand.session.act(a)", legal)
     named_by(t, [t.host, t.guests[1]], seat_of(cheat))
-    assert any(f"play {card}" in a for a in t.alarms(t.host)), t.alarms(t.host)
+    assert any("broke the rules with move" in a for a in t.alarms(t.host)), t.alarms(t.host)
+    assert any("нарушил правила" in a for a in t.alarms(t.guests[1])), t.alarms(t.guests[1])
 
 
 def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named(
@@ -167,7 +184,10 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
     t.start()
     t.play_until(lambda: any(t.alarms(p) for p in t.guests), limit=600)
     named_by(t, t.guests, 0)
-    assert all("shuffle" in " ".join(t.alarms(p)) for p in t.guests)
+    # Its deck repeats a card, so the shuffle stops at its turn (or, a subtler lie, the
+    # keys show it): either way the evidence is the shuffle, in each guest's language.
+    assert "shuffle" in " ".join(t.alarms(t.guests[0]))
+    assert "тасовк" in " ".join(t.alarms(t.guests[1]))
 
 
 def test_a_guest_that_keeps_its_keys_is_named_when_the_time_is_up(table: Table) -> None:

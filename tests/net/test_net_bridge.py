@@ -138,6 +138,20 @@ def test_a_reloaded_page_rebuilds_its_peer_from_the_public_messages() -> None:
     assert pages.states[1]["verdicts"] == {"0": []}
 
 
+def test_a_table_saved_in_the_former_group_is_refused_clearly() -> None:
+    pages = Pages()
+    master = pages.peers[1].master
+    peer = net_bridge._peer
+    former = [dict(m) for m in pages.log]
+    for m in former:
+        if m["t"] == "shuffle":
+            m["deck"] = [format(12345 + i, "0512x") for i in range(24)]
+    reply = reply_of("net_private_replay", RULES, [1], master, former)
+    assert reply["error"]["type"] == "FormerDeal"
+    assert "earlier version" in reply["error"]["message"]
+    assert net_bridge._peer is peer  # the page's peer is left as it was
+
+
 def test_the_host_refuses_what_it_can_see_is_wrong_and_relays_nothing() -> None:
     pages = Pages()
     turn = pages.states[0]["turn"]

@@ -17,6 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "web"))
 
 import mental_poker as mp
+import p256
 from private_deal import Ledger, ProtocolViolation, layout
 from thousand.cards import card_text, parse_card
 
@@ -90,7 +91,7 @@ def readable(ledger: Ledger, seat: int, secret_: mp.SeatSecret) -> set[str]:
     out = set()
     for x in values:
         for key in keys:
-            card = mp.decode(pow(x, key.unlock, mp.P))
+            card = mp.decode(mp.unlock(key, [x])[0])
             if card is not None:
                 out.add(card_text(card))
     return out
@@ -102,8 +103,9 @@ def test_locks_commute_and_unlock_undoes_them() -> None:
     assert mp.lock(a, mp.lock(b, x)) == mp.lock(b, mp.lock(a, x))
     assert mp.unlock(a, mp.unlock(b, mp.lock(a, mp.lock(b, x)))) == x
     assert mp.unlock(b, mp.lock(a, mp.lock(b, x))) == mp.lock(a, x)
-    assert a.unlock.bit_length() == 256 and (a.lock * a.unlock) % mp.Q == 1
-    # Every card's code is a distinct quadratic residue, and so is every lock of it.
+    assert 1 <= a.unlock < mp.N and (a.lock * a.unlock) % mp.N == 1
+    assert mp.unlock(mp.joint([a, b]), mp.lock(a, mp.lock(b, x))) == x
+    # Every card's code is a distinct point of the curve, and so is every lock of it.
     assert len(set(mp.CODES)) == 24 and all(mp.is_value(v) for v in mp.lock(a, x))
     assert [mp.decode(v) for v in x] == list(range(24)) and mp.decode(mp.lock(a, x)[0]) is None
 
@@ -111,8 +113,15 @@ def test_locks_commute_and_unlock_undoes_them() -> None:
 def test_wire_values_are_checked() -> None:
     x = mp.encode(5)
     assert mp.from_wire(mp.to_wire(x)) == x
-    non_residue = next(g for g in range(2, 50) if pow(g, mp.Q, mp.P) != 1)
-    for bad in ("", "zz" * 256, mp.to_wire(x).upper(), mp.to_wire(non_residue), 5, None):
+    wire = mp.to_wire(x)
+    assert len(wire) == 66 and wire[:2] in ("02", "03")
+    off_curve = next(f"02{n:064x}" for n in range(2, 50) if p256.lift_x(n) is None)
+    old_format = format(12345, "0512x")  # a 2048-bit value of the format before
+    beyond_field = "02" + "f" * 64
+    for bad in (
+        "", "zz" * 33, wire.upper(), "04" + wire[2:], wire[:-2], wire + "00",
+        off_curve, beyond_field, old_format, 5, None,
+    ):  # fmt: skip
         with pytest.raises(ValueError):
             mp.from_wire(bad)
     with pytest.raises(ValueError):
@@ -242,8 +251,16 @@ def test_a_false_unlock_and_a_card_not_dealt_are_named() -> None:
         t.peers[0].on_open(2, position, fake)
     t.peers[1].on_open(2, position, fake)
     t.reveal()
-    problems = t.peers[1].audit().problems
-    assert problems[0][0] == 2 and fake in problems[0][1]
+    verdict = t.peers[1].audit()
+    problems, cards = verdict.problems, verdict.cards
+    assert problems[0][0] == 2 and fake in problems[0][1] and cards is not None
+    # The same evidence as facts, for a page to say in its player's language.
+    assert problems[0].code == "played_other"
+    assert problems[0].facts == {
+        "card": fake,
+        "position": position,
+        "holds": card_text(cards[position]),
+    }
 
 
 def test_a_seat_that_keeps_its_key_is_named() -> None:
@@ -252,7 +269,8 @@ def test_a_seat_that_keeps_its_key_is_named() -> None:
     t.deal()
     t.reveal(skip=2)
     verdict = t.peers[0].audit()
-    assert verdict.problems == [(2, "seat 2 did not reveal its key")] and verdict.cards is None
+    assert verdict.problems == [(2, "seat 2 did not reveal its key", "no_reveal", {})]
+    assert verdict.cards is None
 
 
 def test_malformed_unlocks_change_nothing() -> None:

@@ -78,19 +78,19 @@ def opened_by(peer: PrivatePeer, received: list[Message]) -> set[str]:
     """Every card the peer's own keys open from any value it received about a deck position."""
     secret = peer.ledger.secrets[peer.seats[0]]
     keys = [secret.key] + [secret.pass_key(k) for k in range(len(peer.ledger.passes))]
-    values: list[int] = []
+    values: list[mp.Point] = []
     shuffles = [m for m in received if m["t"] == "shuffle"]
-    values += [int(x, 16) for x in shuffles[-1]["deck"]] if len(shuffles) == 3 else []
+    values += [mp.from_wire(x) for x in shuffles[-1]["deck"]] if len(shuffles) == 3 else []
     for m in received:
         if m["t"] == "unlock":
-            values += [int(x, 16) for x in m["values"].values()]
+            values += [mp.from_wire(x) for x in m["values"].values()]
         elif m["t"] == "pass" or (m["t"] == "act" and m.get("y")):
-            values.append(int(m.get("value") or m["y"], 16))
+            values.append(mp.from_wire(m.get("value") or m["y"]))
     out = set()
     for x in values:
         for key in keys:
             if (x, key.unlock) not in _OPENED:
-                _OPENED[x, key.unlock] = mp.decode(pow(x, key.unlock, mp.P))
+                _OPENED[x, key.unlock] = mp.decode(mp.unlock(key, [x])[0])
             card = _OPENED[x, key.unlock]
             if card is not None:
                 out.add(card_text(card))
@@ -183,6 +183,8 @@ def test_a_guest_that_revokes_is_named_at_the_end() -> None:
     assert revoked
     verdicts = [t.peers[s].verdicts.get(0) for s in (0, 2)]
     assert all(v and v[0][0] == 1 for v in verdicts), verdicts
+    # The rule it broke, as the engine's refusal code, for a page to translate.
+    assert all(v[0].code == "rule" and v[0].facts["refusal"] != "not_allowed" for v in verdicts)
 
 
 def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named() -> None:
@@ -204,6 +206,7 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
     for s in (1, 2):
         verdict = t.peers[s].verdicts.get(0)
         assert verdict and verdict[0][0] == 0 and "shuffle" in verdict[0][1], verdict
+        assert verdict[0].code == "shuffle_lie"
 
 
 def test_a_guest_that_keeps_its_key_is_named_when_the_time_is_up() -> None:
@@ -212,7 +215,7 @@ def test_a_guest_that_keeps_its_key_is_named_when_the_time_is_up() -> None:
     t.play()
     for s in (0, 1):
         assert 0 not in t.peers[s].verdicts
-        assert t.peers[s].timeout() == [(2, "seat 2 did not reveal its key")]
+        assert t.peers[s].timeout() == [(2, "seat 2 did not reveal its key", "no_reveal", {})]
 
 
 def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> None:

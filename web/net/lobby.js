@@ -13,12 +13,13 @@
  *   const session = await joinTable({engine, link, name});
  *   // then attach the session to the table UI and await session.start()
  */
-import { t } from "../i18n.js";
+import { localName, t } from "../i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { showChat } from "./chat.js";
 import { GuestSession } from "./guest.js";
 import { HostSession } from "./host.js";
 import { showPresence } from "./presence.js";
+import { evidenceText } from "./verdicts.js";
 import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
 
 export { parseLink };
@@ -413,8 +414,9 @@ function watch(session) {
     if (bar) bar.after(strip);
     else document.body.prepend(strip);
   }
+  // Under the strip, in the page's flow too: it never covers the top bar.
   const alarms = document.getElementById("net-alarms") ?? el("div", { id: "net-alarms", class: "net-alarms", role: "alert" });
-  document.body.append(alarms);
+  strip.after(alarms);
   const seats = el("div", { class: "net-strip-seats" });
   const chat = el("button", { id: "net-chat-open", type: "button", class: "btn small net-chat-open", "aria-controls": "net-chat" });
   const line = el("span", { class: "net-status-line" });
@@ -427,9 +429,11 @@ function watch(session) {
   };
   session.addEventListener("status", (e) => {
     if (e.detail.kind === "alarm") {
-      alarms.append(el("p", { class: "net-alarm", "data-deal": String(e.detail.deal),
-        "data-seat": String(e.detail.seat),
-        text: t("net.alarm", { hand: e.detail.deal + 1, seat: e.detail.seat + 1, problem: e.detail.problem }) }));
+      const { deal, seat, evidence } = e.detail;
+      const names = (session.seats ?? []).map((s) => localName(s.name));
+      const problem = evidence.map((piece) => evidenceText(piece, names)).join("; ");
+      alarms.append(el("p", { class: "net-alarm", "data-deal": String(deal), "data-seat": String(seat),
+        text: t("net.alarm", { hand: deal + 1, seat: seat + 1, name: names[seat] ?? `#${seat + 1}`, problem }) }));
     }
     draw();
   });

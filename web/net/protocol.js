@@ -43,8 +43,8 @@ const presenceSeat = (v) =>
   nullable(int(0, 3600))(v.awayLeft);
 
 const POSITION = int(0, 23);
-/** A locked card: an element of the 2048-bit group as 512 hex digits (mental_poker.py). */
-const VALUE = (v) => typeof v === "string" && /^[0-9a-f]{512}$/.test(v);
+/** A locked card: a compressed point of the curve P-256 as 66 hex digits (mental_poker.py). */
+const VALUE = (v) => typeof v === "string" && /^0[23][0-9a-f]{64}$/.test(v);
 const UNLOCKS = (v) =>
   isObject(v) && Object.keys(v).length <= 24 && Object.entries(v).every(([j, x]) => /^(1?\d|2[0-3])$/.test(j) && VALUE(x));
 

@@ -4,8 +4,36 @@
  * Every peer's own engine checks each deal when the keys are revealed
  * (net_bridge.py, PRIVATE_DEAL.md) and names the seats it proved cheated,
  * with the evidence; a seat that kept its keys past the time allowed is
- * named too. Host and guest alike hand every new state here.
+ * named too. Host and guest alike hand every new state here. The evidence
+ * comes as the engine's code and facts (private_deal.Problem), put here in
+ * the player's language with the players named.
  */
+import { cardShort } from "../cards.js";
+import { refusalText } from "../explain.js";
+import { t } from "../i18n.js";
+
+const CARD = /\b[9TJQKA][SCDH]\b/g;
+
+/**
+ * One piece of evidence in words: `code` and `facts` from the audit (seats and
+ * deck positions 0-based, cards as "AH"), `names` the players by seat.
+ */
+export function evidenceText({ code, facts = {}, text }, names) {
+  const key = `cheat.${code}`;
+  const card = (c) => (typeof c === "string" && /^[9TJQKA][SCDH]$/.test(c) ? cardShort(c) : String(c ?? ""));
+  const params = {
+    card: card(facts.card),
+    holds: card(facts.holds),
+    position: Number.isInteger(facts.position) ? facts.position + 1 : "",
+    to: names[facts.to] ?? (Number.isInteger(facts.to) ? `#${facts.to + 1}` : ""),
+    step: Number.isInteger(facts.step) ? facts.step + 1 : "",
+    action: String(facts.action ?? "").replace(CARD, (c) => cardShort(c)),
+    reason: facts.refusal ? refusalText({ ...facts, code: facts.refusal }) : String(facts.reason ?? text ?? ""),
+  };
+  const words = t(key, params);
+  return words === key ? String(text ?? "") : words;
+}
+
 export class Verdicts {
   /** @param {(alarm: {deal: number, seat: number, problem: string}) => void} onAlarm */
   constructor(onAlarm) {
@@ -42,11 +70,17 @@ export class Verdicts {
       if (this._seen.has(deal)) continue;
       this._seen.add(deal);
       if (!found.length) this.checked += 1;
-      // One alarm per seat named, with each distinct piece of its evidence once.
+      // One alarm per seat named, with each distinct piece of its evidence once:
+      // `problem` in English (the audit's own words), `evidence` to put in the player's.
       const bySeat = new Map();
-      for (const [seat, problem] of found) bySeat.set(seat, new Set([...(bySeat.get(seat) ?? []), String(problem)]));
-      for (const [seat, problems] of bySeat) {
-        const alarm = { deal: Number(deal), seat, problem: [...problems].join("; ") };
+      for (const [seat, text, code = "protocol", facts = {}] of found) {
+        const pieces = bySeat.get(seat) ?? new Map();
+        pieces.set(String(text), { code, facts, text: String(text) });
+        bySeat.set(seat, pieces);
+      }
+      for (const [seat, pieces] of bySeat) {
+        const evidence = [...pieces.values()];
+        const alarm = { deal: Number(deal), seat, problem: evidence.map((e) => e.text).join("; "), evidence };
         this.alarms.push(alarm);
         this.onAlarm(alarm);
       }
