@@ -58,7 +58,9 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[fl
     """Two fresh contexts open the link at once, `runs` times; seconds to seated, in the page,
     of the guest seated first and of the one seated second, and every guest's split: the
     page's own start (navigation → rooms joined) and the network's part (rooms → seated)."""
-    out: dict[str, list[float]] = {"first": [], "second": [], "page": [], "network": []}
+    out: dict[str, list[float]] = {
+        "first": [], "second": [], "page": [], "network": [], "host": [], "seat": []
+    }  # fmt: skip
     for _ in range(runs):
         contexts = [browser.new_context() for _ in range(2)]
         pages = []
@@ -72,6 +74,9 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[fl
             joined = table.rooms_joined(page)
             out["page"].append(joined)
             out["network"].append(seated - joined)
+            proved = table.mark(page, "thousand:net-host") or seated
+            out["host"].append(proved - joined)
+            out["seat"].append(seated - proved)
         # The host frees the seats through the lobby's Remove button.
         for page in pages:
             seat = page.evaluate(MY_SEAT)
@@ -87,13 +92,14 @@ def snapshot(table: Table) -> list[dict[str, int]]:
 
 
 def kinds(table: Table) -> Counter[str]:
-    """What the guests were sent, by message type (their own log of signed host messages):
-    counts under the type, bytes under "type bytes"."""
+    """What every peer handed to its transport so far, by the sender's label (the message
+    type; a relayed public message as "pub <its type>"): messages under the label, bytes
+    under "label bytes". A host's message to two guests counts twice."""
     count: Counter[str] = Counter()
-    for page in table.guests:
-        for m in page.evaluate("thousand.session.received"):
-            count[m["t"]] += 1
-            count[f"{m['t']} bytes"] += m["size"]
+    for page in table.pages:
+        for kind, c in page.evaluate("thousand.session.transport.sentByKind").items():
+            count[kind] += c["messages"]
+            count[f"{kind} bytes"] += c["bytes"]
     return count
 
 
@@ -171,6 +177,8 @@ def main() -> None:
     print("every guest's split:")
     print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
     print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
+    print(f"    rooms joined → the host's signed key checked:   {line(seated['host'])}")
+    print(f"    the host's key checked → seated in the lobby:   {line(seated['seat'])}")
     print(
         f"\ntraffic per hand, mean of {args.hands} hands "
         f" (host + 2 guests, {t['moves']:.0f} moves a hand)"
@@ -181,11 +189,11 @@ def main() -> None:
     print(f"  host → guests: {t['host_msgs']:.0f} messages, {t['host_bytes'] / 1024:.1f} KiB")
     print(f"  guests → host: {t['guest_msgs']:.0f} messages, {t['guest_bytes'] / 1024:.1f} KiB")
     print(f"  all:           {total_msgs:.0f} messages, {total_bytes / 1024:.1f} KiB")
-    by_kind = sorted(((k, v) for k, v in t["kinds"].items() if " " not in k), key=lambda kv: -kv[1])
-    shown = ", ".join(
-        f"{k} {v:.1f} ({t['kinds'][f'{k} bytes'] / 1024:.1f} KiB)" for k, v in by_kind if v
-    )
-    print(f"  host messages the guests accepted, by type: {shown}")
+    print("  by message type (all peers), messages and KiB per hand:")
+    per_kind = t["kinds"]
+    labels = [k for k in per_kind if not k.endswith(" bytes") and per_kind[k]]
+    for k in sorted(labels, key=lambda k: -per_kind[f"{k} bytes"]):
+        print(f"    {k:<14} {per_kind[k]:6.1f} {per_kind[f'{k} bytes'] / 1024:8.1f} KiB")
 
 
 if __name__ == "__main__":
