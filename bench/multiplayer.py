@@ -128,6 +128,24 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     }
 
 
+def line(xs: list[float]) -> str:
+    runs = ", ".join(f"{x:.2f}" for x in xs)
+    return f"median {statistics.median(xs):.2f} s (runs: {runs})"
+
+
+def print_seated(seated: dict[str, list[float]], runs: int, relays: list[str]) -> None:
+    """The join figures, printed as soon as they are measured."""
+    print(f"\nlink opened → seated in the lobby (navigation start → seated), {runs} runs")
+    print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
+    print(f"  guest seated first:  {line(seated['first'])}")
+    print(f"  guest seated second: {line(seated['second'])}")
+    print("every guest's split:")
+    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
+    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
+    print(f"    rooms joined → the host's signed key checked:   {line(seated['host'])}")
+    print(f"    the host's key checked → seated in the lobby:   {line(seated['seat'])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="joins to time (default 5)")
@@ -157,6 +175,8 @@ def main() -> None:
                 table = Table(browser, url, relays)
                 table.open_host()
                 seated = time_to_seat(browser, table, args.runs)
+                print_seated(seated, args.runs, relays)
+                sys.stdout.flush()
                 for guest in table.guests:
                     table.join(guest)
                 table.start()
@@ -166,19 +186,6 @@ def main() -> None:
         finally:
             server.shutdown()
 
-    def line(xs: list[float]) -> str:
-        runs = ", ".join(f"{x:.2f}" for x in xs)
-        return f"median {statistics.median(xs):.2f} s (runs: {runs})"
-
-    print(f"\nlink opened → seated in the lobby (navigation start → seated), {args.runs} runs")
-    print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
-    print(f"  guest seated first:  {line(seated['first'])}")
-    print(f"  guest seated second: {line(seated['second'])}")
-    print("every guest's split:")
-    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
-    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
-    print(f"    rooms joined → the host's signed key checked:   {line(seated['host'])}")
-    print(f"    the host's key checked → seated in the lobby:   {line(seated['seat'])}")
     print(
         f"\ntraffic per hand, mean of {args.hands} hands "
         f" (host + 2 guests, {t['moves']:.0f} moves a hand)"
