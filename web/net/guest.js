@@ -70,6 +70,7 @@ export class GuestSession extends EventTarget {
     this._mine = new Map(); // digest → a message this seat sent, until it comes back numbered
     this._gap = null; // the timer that asks for missing public messages
     this._quiet = null; // the timer that asks after a quiet spell
+    this._arrived = 0; // messages arrived and not yet handled
     this.resends = { mismatch: 0, gap: 0, quiet: 0 }; // how often this guest asked for them, and why
     this.transport = new Transport({ room: link.room, key: link.key, relays: link.relays });
     // One message at a time: checking a signature is asynchronous, and the
@@ -77,9 +78,11 @@ export class GuestSession extends EventTarget {
     this._inbox = Promise.resolve();
     this.transport.addEventListener("message", (e) => {
       const { peer, text } = e.detail;
-      this._inbox = this._inbox.then(() => this._onMessage(peer, text)).catch((err) => {
-        console.error("thousand net: a message could not be handled", err);
-      });
+      this._arrived += 1;
+      this._inbox = this._inbox
+        .then(() => this._onMessage(peer, text))
+        .catch((err) => console.error("thousand net: a message could not be handled", err))
+        .finally(() => (this._arrived -= 1));
     });
     this.transport.addEventListener("leave", (e) => {
       if (e.detail.peer !== this.hostPeer) return;
@@ -315,7 +318,8 @@ export class GuestSession extends EventTarget {
   _watchQuiet() {
     clearTimeout(this._quiet);
     this._quiet = setTimeout(() => {
-      if (this.table?.phase === "playing") this._askAgain("quiet");
+      // Only when every message that came is handled: a page still catching up lacks nothing.
+      if (this.table?.phase === "playing" && !this._arrived) this._askAgain("quiet");
       this._watchQuiet();
     }, this.config.quietMs);
   }
