@@ -59,7 +59,9 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[fl
     """Two fresh contexts open the link at once, `runs` times; seconds to seated, in the page,
     of the guest seated first and of the one seated second, and every guest's split: the
     page's own start (navigation → rooms joined) and the network's part (rooms → seated)."""
-    out: dict[str, list[float]] = {"first": [], "second": [], "page": [], "network": []}
+    out: dict[str, list[float]] = {
+        "first": [], "second": [], "page": [], "network": [], "host": [], "seat": []
+    }  # fmt: skip
     for _ in range(runs):
         contexts = [browser.new_context() for _ in range(2)]
         pages = []
@@ -73,6 +75,9 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[fl
             joined = table.rooms_joined(page)
             out["page"].append(joined)
             out["network"].append(seated - joined)
+            proved = table.mark(page, "thousand:net-host") or seated
+            out["host"].append(proved - joined)
+            out["seat"].append(seated - proved)
         # The host frees the seats through the lobby's Remove button.
         for page in pages:
             seat = page.evaluate(MY_SEAT)
@@ -88,13 +93,14 @@ def snapshot(table: Table) -> list[dict[str, int]]:
 
 
 def kinds(table: Table) -> Counter[str]:
-    """What the guests were sent, by message type (their own log of signed host messages):
-    counts under the type, bytes under "type bytes"."""
+    """What every peer handed to its transport so far, by the sender's label (the message
+    type; a relayed public message as "pub <its type>"): messages under the label, bytes
+    under "label bytes". A host's message to two guests counts twice."""
     count: Counter[str] = Counter()
-    for page in table.guests:
-        for m in page.evaluate("thousand.session.received"):
-            count[m["t"]] += 1
-            count[f"{m['t']} bytes"] += m["size"]
+    for page in table.pages:
+        for kind, c in page.evaluate("thousand.session.transport.sentByKind").items():
+            count[kind] += c["messages"]
+            count[f"{kind} bytes"] += c["bytes"]
     return count
 
 
@@ -212,6 +218,24 @@ def traffic(table: Table, hands: int) -> dict[str, Any]:
     }
 
 
+def line(xs: list[float]) -> str:
+    runs = ", ".join(f"{x:.2f}" for x in xs)
+    return f"median {statistics.median(xs):.2f} s (runs: {runs})"
+
+
+def print_seated(seated: dict[str, list[float]], runs: int, relays: list[str]) -> None:
+    """The join figures, printed as soon as they are measured."""
+    print(f"\nlink opened → seated in the lobby (navigation start → seated), {runs} runs")
+    print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
+    print(f"  guest seated first:  {line(seated['first'])}")
+    print(f"  guest seated second: {line(seated['second'])}")
+    print("every guest's split:")
+    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
+    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
+    print(f"    rooms joined → the host's signed key checked:   {line(seated['host'])}")
+    print(f"    the host's key checked → seated in the lobby:   {line(seated['seat'])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="joins to time (default 5)")
@@ -241,6 +265,8 @@ def main() -> None:
                 table = Table(browser, url, relays)
                 table.open_host()
                 seated = time_to_seat(browser, table, args.runs)
+                print_seated(seated, args.runs, relays)
+                sys.stdout.flush()
                 for guest in table.guests:
                     table.join(guest)
                 table.start()
@@ -250,17 +276,6 @@ def main() -> None:
         finally:
             server.shutdown()
 
-    def line(xs: list[float]) -> str:
-        runs = ", ".join(f"{x:.2f}" for x in xs)
-        return f"median {statistics.median(xs):.2f} s (runs: {runs})"
-
-    print(f"\nlink opened → seated in the lobby (navigation start → seated), {args.runs} runs")
-    print(f"of two fresh contexts opening it at once, relays: {', '.join(relays)}")
-    print(f"  guest seated first:  {line(seated['first'])}")
-    print(f"  guest seated second: {line(seated['second'])}")
-    print("every guest's split:")
-    print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
-    print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
     print(
         f"\ntraffic per hand, mean of {args.hands} hands "
         f" (host + 2 guests, {t['moves']:.0f} moves a hand)"
@@ -278,11 +293,11 @@ def main() -> None:
         f"  of which the private deal's own ({', '.join(CRYPTO)}): {crypto / 1024:.1f} KiB; "
         f"the rest: {(total_bytes - crypto) / 1024:.1f} KiB"
     )
-    by_kind = sorted(((k, v) for k, v in t["kinds"].items() if " " not in k), key=lambda kv: -kv[1])
-    shown = ", ".join(
-        f"{k} {v:.1f} ({t['kinds'][f'{k} bytes'] / 1024:.1f} KiB)" for k, v in by_kind if v
-    )
-    print(f"  host messages the guests accepted, by type: {shown}")
+    print("  by message type (all peers), messages and KiB per hand:")
+    per_kind = t["kinds"]
+    labels = [k for k in per_kind if not k.endswith(" bytes") and per_kind[k]]
+    for k in sorted(labels, key=lambda k: -per_kind[f"{k} bytes"]):
+        print(f"    {k:<14} {per_kind[k]:6.1f} {per_kind[f'{k} bytes'] / 1024:8.1f} KiB")
 
 
 if __name__ == "__main__":

@@ -121,8 +121,11 @@ def init_script(relay_url: str | list[str], config: dict[str, Any] | None = None
 
 def received(page: Page) -> list[dict[str, Any]]:
     """Every message this page received, as sent: a guest's plain texts (at the host)
-    and the bodies of the host's signed envelopes (at a guest)."""
+    and the bodies of the host's signed envelopes (at a guest). A guest's own public
+    message, which comes back as its number and digest (``own``), is shown as the
+    ``pub`` of the message the guest sent and matched with it."""
     out = []
+    mine = page.evaluate("thousand.session.ownEchoes ?? {}")
     for m in page.evaluate("thousand.session.transport.recorded ?? []"):
         try:
             wire = json.loads(m["text"])
@@ -131,6 +134,8 @@ def received(page: Page) -> list[dict[str, Any]]:
         if isinstance(wire, dict) and isinstance(wire.get("body"), str):
             with contextlib.suppress(ValueError):
                 wire = json.loads(wire["body"])
+        if isinstance(wire, dict) and wire.get("t") == "own" and str(wire.get("i")) in mine:
+            wire = {"t": "pub", "i": wire["i"], "m": mine[str(wire["i"])]}
         if isinstance(wire, dict):
             out.append(wire)
     return out
@@ -312,6 +317,12 @@ class Table:
             page.wait_for_function(SEATED, timeout=60_000, polling=50).json_value() / 1000
             for page in pages
         ]
+
+    @staticmethod
+    def mark(page: Page, name: str) -> float | None:
+        """Seconds from navigation start to the page's first performance mark `name`, if any."""
+        at = page.evaluate("n => performance.getEntriesByName(n)[0]?.startTime ?? null", name)
+        return None if at is None else float(at) / 1000
 
     @staticmethod
     def rooms_joined(page: Page) -> float:

@@ -95,6 +95,58 @@ def test_both_guests_join_at_once_and_play_with_one_relay_dead(table: Table) -> 
     assert table.errors == [] or all("ws://127.0.0.1" in e for e in table.errors), table.errors
 
 
+def test_a_message_the_guest_cannot_match_or_lost_is_sent_again_whole(table: Table) -> None:
+    """A guest's own message comes back as its number and digest only; one that matches
+    nothing it sent, or a public message lost on the way, makes it ask for the whole
+    messages again, and it follows the hand on with nothing missing."""
+    guest = table.guests[1]
+    guest.evaluate(
+        """() => {
+      const s = thousand.session, tr = s.transport;
+      // The next message this seat sends is forgotten: its digest will match nothing.
+      const remember = s._remember.bind(s);
+      s.forgot = 0;
+      s._remember = async () => {
+        s._remember = remember;
+        s.forgot = 1;
+      };
+      // The next public message of another seat is lost on the way.
+      const receive = tr._receive.bind(tr);
+      s.lost = 0;
+      tr._receive = (data, peer) => {
+        if (!s.lost && typeof data === "string" && data.includes('\\\\"t\\\\":\\\\"pub\\\\"')) {
+          s.lost = 1;
+          return;
+        }
+        receive(data, peer);
+      };
+    }"""
+    )
+    host_log = "thousand.session.record.log.length"
+    before = table.host.evaluate(host_log)
+    table.play_until(
+        lambda: (
+            table.host.evaluate(host_log) >= before + 6
+            and guest.evaluate("thousand.session.forgot && thousand.session.lost")
+        )
+    )
+    guest.wait_for_function("thousand.session.resends.mismatch >= 1", timeout=20_000)
+    guest.wait_for_function(
+        "(({gap, quiet}) => gap + quiet >= 1)(thousand.session.resends)", timeout=20_000
+    )
+    # Nothing was lost: the guest followed every public message, in the host's order.
+    guest.wait_for_function(
+        "n => thousand.session._have >= n", arg=table.host.evaluate(host_log), timeout=20_000
+    )
+    assert table.host.evaluate("thousand.session.transport.sentByKind.own.messages") > 0
+    acts = "thousand.session.record.log.filter((m) => m.t === 'act').length"
+    moved = table.host.evaluate(acts)
+    table.play_until(lambda: table.host.evaluate(acts) >= moved + 6)
+    assert guest.evaluate("thousand.session._early.size") == 0
+    for page in table.pages:
+        assert table.alarms(page) == []
+
+
 def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> None:
     for page in table.pages:
         expect(page.locator("#net-strip .net-presence-seat")).to_have_count(3)

@@ -10,6 +10,10 @@
  * sends what its seat owes (shuffle, unlocks, moves, passes, its keys at
  * the end of each deal), and checks every deal once all keys are revealed,
  * naming any cheat. Nobody else, the host included, learns its cards.
+ * Its own messages come back as a number and a digest (`own`), matched
+ * with what it sent; one it cannot match, or a gap in the numbers, makes
+ * it ask the host for the whole messages again (`resend`), so nothing is
+ * lost; so does a table quiet for `quietMs`, in case the last one was lost.
  *
  * The seat token and the master secret its keys come from live in this
  * browser's localStorage only; after a reload the guest rebuilds its side
@@ -17,12 +21,12 @@
  * Implements the session interface of session.js.
  */
 import { randomSeed, verifier } from "./identity.js";
-import { VERSION, checkHostBody } from "./protocol.js";
+import { VERSION, checkHostBody, digest } from "./protocol.js";
 import { Transport } from "./transport.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 
 export const GUEST_RECORD = (room) => `thousand:net:guest:${room}`;
-export const GUEST_DEFAULTS = { actTimeoutMs: 20000, revealMs: 60000 };
+export const GUEST_DEFAULTS = { actTimeoutMs: 20000, revealMs: 60000, gapMs: 700, quietMs: 4000 };
 
 export class GuestSession extends EventTarget {
   /**
@@ -63,15 +67,22 @@ export class GuestSession extends EventTarget {
     this._hostCount = 0; // how many the host had when it welcomed us
     this._early = new Map(); // public messages that came before their turn
     this._owed = []; // what this seat sent last, sent again to a host that reloaded
+    this._mine = new Map(); // digest → a message this seat sent, until it comes back numbered
+    this._gap = null; // the timer that asks for missing public messages
+    this._quiet = null; // the timer that asks after a quiet spell
+    this._arrived = 0; // messages arrived and not yet handled
+    this.resends = { mismatch: 0, gap: 0, quiet: 0 }; // how often this guest asked for them, and why
     this.transport = new Transport({ room: link.room, key: link.key, relays: link.relays });
     // One message at a time: checking a signature is asynchronous, and the
     // host's messages must be handled in the order they were numbered.
     this._inbox = Promise.resolve();
     this.transport.addEventListener("message", (e) => {
       const { peer, text } = e.detail;
-      this._inbox = this._inbox.then(() => this._onMessage(peer, text)).catch((err) => {
-        console.error("thousand net: a message could not be handled", err);
-      });
+      this._arrived += 1;
+      this._inbox = this._inbox
+        .then(() => this._onMessage(peer, text))
+        .catch((err) => console.error("thousand net: a message could not be handled", err))
+        .finally(() => (this._arrived -= 1));
     });
     this.transport.addEventListener("leave", (e) => {
       if (e.detail.peer !== this.hostPeer) return;
@@ -137,6 +148,7 @@ export class GuestSession extends EventTarget {
     await cardsSettled(this, this.config.actTimeoutMs);
     // This page's own engine refuses a move its cards do not allow (IllegalAction).
     const msg = await this.engine.call("net_private_act", this.seat, String(text));
+    await this._remember([msg]);
     const n = ++this._n;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -161,6 +173,8 @@ export class GuestSession extends EventTarget {
   }
 
   close() {
+    clearTimeout(this._quiet);
+    clearTimeout(this._gap);
     this.transport.leave();
   }
 
@@ -203,6 +217,7 @@ export class GuestSession extends EventTarget {
       this._epochTime = body.time;
       this._lastN = body.n;
       this.hostPeer = peer;
+      if (!performance.getEntriesByName("thousand:net-host").length) performance.mark("thousand:net-host"); // the host proved itself
       this._setHostStatus("connected");
       this.hello();
       return;
@@ -238,14 +253,21 @@ export class GuestSession extends EventTarget {
         if (body.i >= this._have) this._early.set(body.i, body.m);
         await this._drain();
         break;
-      case "ok":
+      case "own": {
+        const m = this._mine.get(body.h);
+        this._mine.delete(body.h);
+        if (m && body.i >= this._have) this._early.set(body.i, m);
+        if (m && globalThis.thousandNetConfig?.record) (this.ownEchoes ??= {})[body.i] = m; // for the tests
+        await this._drain();
+        if (!m) this._askAgain("mismatch"); // not what this seat sent: the whole message from the host
+        this._answer(body);
+        break;
+      }
       case "error": {
         const pending = body.re === null ? null : this._pending.get(body.re);
         if (pending) {
-          clearTimeout(pending.timer);
-          this._pending.delete(body.re);
-          if (body.t === "ok") pending.resolve(this._view);
-          else pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
+          this._answer(body);
+          pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
         } else if (body.t === "error" && body.code !== "stale") {
           // A refused chat line is the chat's to show (chat.js), not the table's.
           this._status({ kind: body.code === "chat-limited" ? body.code : "error", code: body.code, message: body.message });
@@ -260,6 +282,15 @@ export class GuestSession extends EventTarget {
     }
   }
 
+  /** The host's answer to this seat's act number `re`: the act's promise settles. */
+  _answer({ t, re }) {
+    const pending = re === null ? null : this._pending.get(re);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this._pending.delete(re);
+    if (t === "own") pending.resolve(this._view);
+  }
+
   /** The public messages now due, in order, once this guest has a seat and the table. */
   async _drain() {
     while (this.seat !== null && this.table && this._early.has(this._have)) {
@@ -268,26 +299,66 @@ export class GuestSession extends EventTarget {
       await this._receive(m, this._have);
       this._have += 1;
     }
+    this._watchGap();
+    this._watchQuiet();
+  }
+
+  /** A later message came and this one did not: ask for it while it is still missing a moment later. */
+  _watchGap() {
+    if (!this._early.size || this._gap) return;
+    this._gap = setTimeout(() => {
+      this._gap = null;
+      if (!this._early.size || this._early.has(this._have)) return;
+      this._askAgain("gap");
+      this._watchGap();
+    }, this.config.gapMs);
+  }
+
+  /** No message from the host for `quietMs` while playing: ask for any this guest may lack. */
+  _watchQuiet() {
+    clearTimeout(this._quiet);
+    this._quiet = setTimeout(() => {
+      // Only when every message that came is handled: a page still catching up lacks nothing.
+      if (this.table?.phase === "playing" && !this._arrived) this._askAgain("quiet");
+      this._watchQuiet();
+    }, this.config.quietMs);
+  }
+
+  /** Ask the host for every public message from the first this guest lacks. */
+  _askAgain(why) {
+    if (this.seat === null || !this.hostPeer) return;
+    this.resends[why] += 1;
+    this.transport.send({ t: "resend", from: this._have }, this.hostPeer);
+  }
+
+  /** Keep what this seat sends by digest, to match the host's `own` with it. */
+  async _remember(messages) {
+    for (const m of messages) this._mine.set(await digest(m), m);
+    // Messages the host refused never come back: keep only the latest few.
+    for (const key of [...this._mine.keys()].slice(0, Math.max(0, this._mine.size - 32))) this._mine.delete(key);
   }
 
   /** Public message `i`: this page's peer follows it and sends what its seat owes next. */
   async _receive(m, i) {
     if (!this.state) this.state = await this.engine.call("net_private_new", this.table.rules, [this.seat], this.record.master);
     this.state = await this.engine.call("net_private_receive", m);
-    this._update(i);
+    await this._update(i);
   }
 
-  _update(i) {
+  async _update(i) {
     const out = this.state.out;
     if (out.length) this._owed = out;
     // Catching up after a reload: what the seat owed then was sent then.
-    if (i >= this._hostCount - 1) for (const o of out) this.transport.send(o, this.hostPeer);
+    if (i >= this._hostCount - 1 && out.length) {
+      await this._remember(out);
+      for (const o of out) this.transport.send(o, this.hostPeer);
+    }
     this.verdicts.update(this.state);
     this.verdicts.clock(this.state, this.config.revealMs, (deal) => {
       this._inbox = this._inbox.then(async () => {
         if (this.state.deal !== deal || !this.state.revealing) return;
         this.state = await this.engine.call("net_private_timeout");
-        this._update(Infinity);
+        await this._update(Infinity);
       });
     });
     // Catching up: the table shows once it is where the others are.

@@ -10,7 +10,9 @@
  * of the computer seats it runs.
  *
  * Every public message is numbered (`pub`, index `i`) and kept; a guest that
- * reloads or comes back gets the ones it missed. A guest's message is
+ * reloads or comes back gets the ones it missed. A guest's own message goes
+ * back to it as a number and a digest only (`own`, protocol.js), and whole
+ * again when it asks (`resend`). A guest's message is
  * rate-limited, checked against its schema and against the sender's seat,
  * and then against the host's own peer (a message for another deal, out of
  * turn, repeated, or a move that no hand allows): anything wrong is
@@ -27,7 +29,7 @@
  * "status" events.
  */
 import { newIdentity, randomSeed, signer } from "./identity.js";
-import { ProtocolError, TO_HOST, parse } from "./protocol.js";
+import { ProtocolError, TO_HOST, digest, parse } from "./protocol.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 import { Transport, loadSettings, makeLink, randomId } from "./transport.js";
 
@@ -41,6 +43,7 @@ export const HOST_DEFAULTS = {
   rate: 20, // messages per second a peer may send on average…
   burst: 60, // …and at once
   logKept: 200,
+  resendMs: 1000, // how often a peer may ask for public messages again
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -291,7 +294,7 @@ export class HostSession extends EventTarget {
     this.peers.set(peer, { seat: null, name: "", tokens: this.config.burst, last: Date.now(), warned: 0, limited: 0 });
     // Identify as the host: the public key hashes to the room id, and the
     // message is signed with it.
-    this._sendSigned({ t: "host", pub: this.record.identity.publicKey }, peer);
+    this._sendSigned({ t: "host", pub: this.record.identity.publicKey, time: Date.now() }, peer);
     this._status({ kind: "peer", peer, joined: true });
   }
 
@@ -340,6 +343,7 @@ export class HostSession extends EventTarget {
     }
     try {
       if (msg.t === "hello") this._hello(peer, msg);
+      else if (msg.t === "resend") this._resend(peer, msg.from);
       else if (this.handlers[msg.t]) this.handlers[msg.t](peer, msg);
       else this._guestPrivate(peer, msg);
     } catch (e) {
@@ -384,6 +388,27 @@ export class HostSession extends EventTarget {
     p.sent = Math.max(p.sent ?? 0, count);
   }
 
+  /**
+   * A seated guest lacks public messages from `from` on: they go to it
+   * whole. At most once a `resendMs`: asks in between wait for the next turn.
+   */
+  _resend(peer, from) {
+    const p = this.peers.get(peer);
+    this._seatOf(peer);
+    p.resendFrom = Math.min(p.resendFrom ?? Infinity, from);
+    if (p.resendTimer) return;
+    const wait = Math.max(0, (p.resentAt ?? 0) + this.config.resendMs - Date.now());
+    p.resendTimer = setTimeout(() => {
+      p.resendTimer = null;
+      p.resentAt = Date.now();
+      const log = this.record.log;
+      const first = p.resendFrom;
+      p.resendFrom = Infinity;
+      if (this.peers.get(peer) !== p) return; // gone meanwhile
+      for (let i = first; i < log.length; i++) this._sendSigned({ t: "pub", i, m: log[i] }, peer);
+    }, wait);
+  }
+
   /** A guest's part of the private deal: its own seat only, checked by the host's peer, then relayed. */
   _guestPrivate(peer, msg) {
     const seat = this._seatOf(peer);
@@ -401,8 +426,7 @@ export class HostSession extends EventTarget {
         this._reject(peer, code, e.message, n ?? null);
         return;
       }
-      await this._publish([m]);
-      if (n !== undefined) this._sendSigned({ t: "ok", re: n }, peer);
+      await this._publish([m], { peer, re: n ?? null });
     });
   }
 
@@ -446,15 +470,24 @@ export class HostSession extends EventTarget {
 
   /**
    * Relay public messages in order: each is numbered, kept, sent to every
-   * guest and given to the host's own peer, whose answers follow it.
+   * guest and given to the host's own peer, whose answers follow it. The
+   * first message may be a guest's (`from`: its peer and act number): that
+   * guest gets only its number and digest back, with the act's number.
    */
-  async _publish(messages) {
+  async _publish(messages, from = null) {
     const queue = [...messages];
     while (queue.length) {
       const m = queue.shift();
       const i = this.record.log.push(m) - 1;
       if (m.t === "shuffle" && m.seat === 0) this.shuffledFrom[m.deal] = Date.now(); // for the bench
-      this._broadcast({ t: "pub", i, m });
+      if (from && this.peers.has(from.peer)) {
+        const others = [...this.transport.peers].filter((p) => p !== from.peer);
+        this._sendSigned({ t: "pub", i, m }, "*", others);
+        this._sendSigned({ t: "own", i, h: await digest(m), re: from.re }, from.peer);
+        from = null;
+      } else {
+        this._broadcast({ t: "pub", i, m });
+      }
       this.state = await this.engine.call("net_private_receive", m);
       queue.push(...this.state.out);
     }
@@ -529,14 +562,18 @@ export class HostSession extends EventTarget {
     return this._sendSigned(body, "*");
   }
 
-  /** Sign and send one message; sending is serialized so message numbers arrive in order. */
-  _sendSigned(body, peer) {
+  /**
+   * Sign and send one message to `peer` ("*": everyone, or the peers in
+   * `targets`); sending is serialized so message numbers arrive in order.
+   */
+  _sendSigned(body, peer, targets = peer === "*" ? null : peer) {
     const job = this._outbox.then(async () => {
       if (this._closed) return;
-      const full = { ...body, to: peer, epoch: this.epoch, n: ++this.counter, time: Date.now() };
+      const full = { ...body, to: peer, epoch: this.epoch, n: ++this.counter };
       const text = JSON.stringify(full);
       const sig = await (await this._sign)(text);
-      await this.transport.send(JSON.stringify({ body: text, sig }), peer === "*" ? null : peer);
+      const kind = body.t === "pub" ? `pub ${body.m.t}` : body.t;
+      await this.transport.send(JSON.stringify({ body: text, sig }), targets, kind);
     });
     this._outbox = job.catch((e) => console.error("thousand net: send failed", e));
     return this._outbox;

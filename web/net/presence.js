@@ -8,10 +8,10 @@
  * reconnecting, one whose connection is gone is away, and one that said
  * goodbye (it closed or reloaded its page) has left. No computer can take
  * over a person's seat: only that player's browser holds its keys (the
- * private deal), so the table waits for them. The host sends
- * the picture, signed, to every guest when a state changes, and with fresh
- * round-trip times every `sendMs`. A guest pings the host too, for its own
- * line, and says goodbye when its page goes away.
+ * private deal), so the table waits for them. The host sends the picture,
+ * signed, to every guest when a state changes, and at most every `sendMs`
+ * when a round-trip time has moved by a quarter (and 20 ms). A guest pings
+ * the host too, for its own line, and says goodbye when its page goes away.
  *
  *   showPresence(session, bar)  // host or guest; draws into `bar`
  */
@@ -28,7 +28,7 @@ class HostPresence extends EventTarget {
     this.rtt = session.record.seats.map(() => null);
     this.lastPong = session.record.seats.map(() => Date.now());
     this.left = new Map(); // seat → the peer that said goodbye from it
-    this.sent = { key: "", at: 0 };
+    this.sent = { key: "", at: 0, rtt: [] };
     session.handlers.bye = (peer) => {
       const seat = session.peers.get(peer)?.seat;
       if (seat !== null && seat !== undefined) this.left.set(seat, peer);
@@ -75,8 +75,13 @@ class HostPresence extends EventTarget {
     this.seats = seats;
     const key = JSON.stringify(seats.map((s) => [s.status, s.awayLeft]));
     const now = Date.now();
-    if (key !== this.sent.key || now - this.sent.at >= this.config.sendMs) {
-      this.sent = { key, at: now };
+    const rtt = seats.map((s) => s.rtt);
+    const moved = rtt.some((ms, i) => {
+      const before = this.sent.rtt[i] ?? null;
+      return (ms === null) !== (before === null) || Math.abs(ms - before) > Math.max(20, before / 4);
+    });
+    if (key !== this.sent.key || (moved && now - this.sent.at >= this.config.sendMs)) {
+      this.sent = { key, at: now, rtt };
       if (this.session.peers.size) this.session._broadcast({ t: "presence", seats });
     }
     this.dispatchEvent(new Event("change"));

@@ -7,6 +7,12 @@
  * host's running message number for this page load (`epoch`), so a signed
  * message cannot be replayed to another peer or out of order.
  *
+ * The table's public messages are numbered (`pub`, index `i`). The host
+ * relays a guest's own message back to it as `own`: only its number and
+ * its digest, which the guest matches with what it sent. A guest that
+ * cannot (no such message, or a gap in the numbers) asks for the whole
+ * messages from the first it lacks (`resend`); the host sends them whole.
+ *
  * `parse(text, schemas)` checks a text against a table of schemas: exact
  * key sets, types, ranges and lengths. Nothing that fails reaches the game;
  * the caller answers with an error and logs it.
@@ -72,6 +78,8 @@ export const TO_HOST = {
   chat: { text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },
   // The guest closes or reloads its page.
   bye: {},
+  // The guest lacks public message `from` (and maybe later ones): send them whole.
+  resend: { from: int(0, 10_000_000) },
 };
 
 const publicMessage = (v) => {
@@ -93,7 +101,8 @@ const seatInfo = (v) =>
 
 /** Bodies of the host's signed messages. */
 export const FROM_HOST = {
-  host: { pub: text(200, 1) },
+  // `time` orders the host's page loads: a guest keeps to the latest host.
+  host: { pub: text(200, 1), time: int(0, 2 ** 53) },
   welcome: { seat: nullable(SEAT), token: nullable(token), count: int(0, 10_000_000) },
   table: {
     phase: (v) => ["lobby", "playing", "over"].includes(v),
@@ -104,14 +113,16 @@ export const FROM_HOST = {
   },
   // One public message of the private deal, number `i` of the match.
   pub: { i: int(0, 10_000_000), m: publicMessage },
+  // Public message `i` is the one this guest sent, of digest `h` (digest() below);
+  // `re` is the number of the guest's act it carries, if it was an act.
+  own: { i: int(0, 10_000_000), h: (v) => typeof v === "string" && /^[0-9a-f]{24}$/.test(v), re: nullable(int(0, 2 ** 31)) },
   // `re` is the number of the guest's act being answered (`n` is the envelope's).
-  ok: { re: int(0, 2 ** 31) },
   error: { code: text(40, 1), message: text(500), re: nullable(int(0, 2 ** 31)) },
   started: {},
   presence: { seats: list(presenceSeat, 4) },
   chat: { seat: SEAT, text: nullable(text(MAX_CHAT, 1)), react: nullable(oneOf(REACTIONS)) },
 };
-const ENVELOPE_KEYS = ["t", "to", "epoch", "n", "time"];
+const ENVELOPE_KEYS = ["t", "to", "epoch", "n"];
 
 export class ProtocolError extends Error {
   constructor(code, message) {
@@ -152,10 +163,25 @@ export function parse(textValue, schemas) {
 /** Check a host body (already parsed) including its envelope fields. */
 export function checkHostBody(body) {
   check(body, FROM_HOST, ENVELOPE_KEYS);
-  if (!text(64, 1)(body.to) || !text(64, 1)(body.epoch) || !int(0, 2 ** 40)(body.n) || !int(0, 2 ** 53)(body.time)) {
+  if (!text(64, 1)(body.to) || !text(64, 1)(body.epoch) || !int(0, 2 ** 40)(body.n)) {
     throw new ProtocolError("malformed", `${body.t}: bad envelope`);
   }
   return body;
+}
+
+/** A value as JSON with every object's keys sorted: the same text on every peer. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A public message's digest: the first 96 bits of SHA-256 of its canonical JSON, as hex. */
+export async function digest(message) {
+  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical(message)));
+  return [...new Uint8Array(bytes).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export { bool, isObject };

@@ -123,6 +123,7 @@ export class Transport extends EventTarget {
     this.id = selfId;
     this.relays = relays.length ? relays : settings.relays;
     this.stats = { sent: 0, sentBytes: 0, received: 0, receivedBytes: 0, refused: 0 };
+    this.sentByKind = {}; // label → {messages, bytes}, as the sender labels them (for the bench)
     this.startedAt = Date.now();
     performance.mark("thousand:net-rooms"); // the page's timeline: joining the rooms…
     this.peers = new Set();
@@ -207,13 +208,19 @@ export class Transport extends EventTarget {
     return state;
   }
 
-  /** Send a message (any JSON value) to one peer, a list of peers, or (null) everyone. */
-  send(message, target = null) {
+  /**
+   * Send a message (any JSON value) to one peer, a list of peers, or (null)
+   * everyone; `kind` labels it in `sentByKind` (default: its `t`).
+   */
+  send(message, target = null, kind = message?.t) {
     const text = typeof message === "string" ? message : JSON.stringify(message);
     const targets = target === null ? [...this.peers] : [target].flat().filter((p) => this.peers.has(p));
     if (!targets.length) return Promise.resolve();
     this.stats.sent += targets.length;
     this.stats.sentBytes += text.length * targets.length;
+    const label = (this.sentByKind[kind ?? "?"] ??= { messages: 0, bytes: 0 });
+    label.messages += targets.length;
+    label.bytes += text.length * targets.length;
     return this._send(text, { target: targets }).catch((e) => console.warn("thousand net: send failed", e));
   }
 
