@@ -328,7 +328,10 @@ function onView(view) {
   }
   const story = describe(view, names(), state.session.seat, previous, fresh);
   showStory(story);
-  const said = [story.spoken];
+  // The same last action again, nothing scored: a refreshed view, said once.
+  const again = view.hand_no === previous.hand_no && !fresh.length
+    && JSON.stringify(view.last_action) === JSON.stringify(previous.last_action);
+  const said = again ? [] : [story.spoken];
   if (view.hand_no !== state.handNo && view.hand.length) {
     said.push(t("announce.hand", { cards: sortHand(view.hand).map(cardLabel).join(", ") }));
   }

@@ -68,7 +68,9 @@ export function showStory(story = null) {
     endedLine = ended;
   }
   if (!["bidding", "dark"].includes(phase)) endedLine = "";
-  if (text) storyLines = [...storyLines, text].slice(-STORY_LINES);
+  // A view that comes again (a network seat's view refreshed when its cards
+  // are unlocked) tells its line once.
+  if (text && text !== storyLines.at(-1)) storyLines = [...storyLines, text].slice(-STORY_LINES);
   drawStory();
 }
 

@@ -9,6 +9,7 @@ keeps its keys. A named cheat stops its table, hence a table per test.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -107,6 +108,10 @@ def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> Non
         text = " ".join(t.alarms(page))
         assert words in text and name in text, text
         assert "сыграл" in text or "протокол" in text or "обвинил" in text or page is t.host, text
+    # The move is told once, though the alarms redraw the table.
+    for page in (t.host, victim):
+        lines = page.locator("#story span").all_inner_texts()
+        assert lines and all(a != b for a, b in itertools.pairwise(lines)), lines
     # The alarm strip sits under the top bar, never over it: desktop and phone, en and ru.
     for page, who in ((t.host, "host-en"), (victim, "guest-ru")):
         size = page.viewport_size
