@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from net_harness import Table, init_script, relay  # noqa: E402
+from net_harness import Table, host_body, init_script, relay  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from site_harness import CHROMIUM, CHROMIUM_ARGS, build  # noqa: E402
 
@@ -110,9 +110,7 @@ def arrivals(page: Any) -> list[tuple[float, dict[str, Any], int]]:
     out = []
     for m in page.evaluate("thousand.session.transport.recorded ?? []"):
         try:
-            wire = json.loads(m["text"])
-            if isinstance(wire, dict) and isinstance(wire.get("body"), str):
-                wire = json.loads(wire["body"])
+            wire = json.loads(host_body(m["text"]))
         except ValueError:
             continue
         inner = wire.get("m") if isinstance(wire, dict) and wire.get("t") == "pub" else wire

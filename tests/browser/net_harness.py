@@ -119,6 +119,13 @@ def init_script(relay_url: str | list[str], config: dict[str, Any] | None = None
 # --- what a peer received, and what its own keys open ----------------------------------------
 
 
+def host_body(text: str) -> str:
+    """The JSON body of a host's signed envelope (``<signature>.<body>``), or ``text``
+    itself when it is no envelope (a guest's plain JSON)."""
+    sig, dot, body = text.partition(".")
+    return body if dot and body.startswith("{") and not sig.startswith("{") else text
+
+
 def received(page: Page) -> list[dict[str, Any]]:
     """Every message this page received, as sent: a guest's plain texts (at the host)
     and the bodies of the host's signed envelopes (at a guest). A guest's own public
@@ -128,12 +135,9 @@ def received(page: Page) -> list[dict[str, Any]]:
     mine = page.evaluate("thousand.session.ownEchoes ?? {}")
     for m in page.evaluate("thousand.session.transport.recorded ?? []"):
         try:
-            wire = json.loads(m["text"])
+            wire = json.loads(host_body(m["text"]))
         except ValueError:
             continue
-        if isinstance(wire, dict) and isinstance(wire.get("body"), str):
-            with contextlib.suppress(ValueError):
-                wire = json.loads(wire["body"])
         if isinstance(wire, dict) and wire.get("t") == "own" and str(wire.get("i")) in mine:
             wire = {"t": "pub", "i": wire["i"], "m": mine[str(wire["i"])]}
         if isinstance(wire, dict):

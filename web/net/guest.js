@@ -21,7 +21,7 @@
  * Implements the session interface of session.js.
  */
 import { randomSeed, verifier } from "./identity.js";
-import { VERSION, checkHostBody, digest } from "./protocol.js";
+import { VERSION, checkHostBody, digest, openEnvelope } from "./protocol.js";
 import { Transport } from "./transport.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 
@@ -181,18 +181,9 @@ export class GuestSession extends EventTarget {
   // --- messages -----------------------------------------------------------------------------
 
   async _onMessage(peer, text) {
-    let wire;
-    try {
-      wire = JSON.parse(text);
-    } catch {
-      this.ignored += 1;
-      return;
-    }
-    if (wire && typeof wire.body === "string" && typeof wire.sig === "string" && Object.keys(wire).length === 2) {
-      await this._fromHost(peer, wire);
-    } else {
-      this.ignored += 1;
-    }
+    const wire = openEnvelope(text);
+    if (wire) await this._fromHost(peer, wire);
+    else this.ignored += 1;
   }
 
   async _fromHost(peer, wire) {

@@ -29,7 +29,7 @@
  * "status" events.
  */
 import { newIdentity, randomSeed, signer } from "./identity.js";
-import { ProtocolError, TO_HOST, digest, parse } from "./protocol.js";
+import { ProtocolError, TO_HOST, digest, envelope, parse } from "./protocol.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 import { Transport, loadSettings, makeLink, randomId } from "./transport.js";
 
@@ -573,7 +573,7 @@ export class HostSession extends EventTarget {
       const text = JSON.stringify(full);
       const sig = await (await this._sign)(text);
       const kind = body.t === "pub" ? `pub ${body.m.t}` : body.t;
-      await this.transport.send(JSON.stringify({ body: text, sig }), targets, kind);
+      await this.transport.send(envelope(sig, text), targets, kind);
     });
     this._outbox = job.catch((e) => console.error("thousand net: send failed", e));
     return this._outbox;

@@ -1,8 +1,9 @@
 /* Protocol: owns the shape of every message between the peers of a table.
  *
  * Guests send plain JSON texts. The host sends signed envelopes,
- * `{"body": "<JSON text>", "sig": "<ECDSA signature of body>"}`, so a
- * guest can tell the host's messages from anyone else's (identity.js).
+ * `<ECDSA signature of body, base64url>.<body, a JSON text>`, so a guest
+ * can tell the host's messages from anyone else's (identity.js); the body
+ * travels as it is, not quoted inside another JSON text.
  * Every body carries `to` (the recipient's peer id, or "*") and `n`, the
  * host's running message number for this page load (`epoch`), so a signed
  * message cannot be replayed to another peer or out of order.
@@ -18,7 +19,7 @@
  * the caller answers with an error and logs it.
  */
 
-export const VERSION = 1;
+export const VERSION = 2;
 export const MAX_NAME = 24;
 export const MAX_CHAT = 200;
 /** The quick reactions of the chat, sent by name and shown in each player's language. */
@@ -185,3 +186,16 @@ export async function digest(message) {
 }
 
 export { bool, isObject };
+
+/** The host's signed envelope of a body: the signature, a dot, the body. */
+export function envelope(sig, body) {
+  return `${sig}.${body}`;
+}
+
+/** A host's envelope from a received text as {sig, body}, or null if it is none. */
+export function openEnvelope(text) {
+  if (typeof text !== "string") return null;
+  const dot = text.indexOf(".");
+  if (dot < 1 || dot > 200 || !/^[A-Za-z0-9_-]+$/.test(text.slice(0, dot)) || text[dot + 1] !== "{") return null;
+  return { sig: text.slice(0, dot), body: text.slice(dot + 1) };
+}
