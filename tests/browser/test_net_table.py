@@ -157,6 +157,9 @@ def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> No
             timeout=20_000,
         )
         assert presence(page) == ["host", "connected", "connected"], presence(page)
+    # A host under the default name is not called host twice.
+    line = table.host.locator("#net-strip .net-presence-seat").first.inner_text()
+    assert line.lower().count("host") == 1, line
     # The picture sits in the page's flow: at 360×740 it covers no card.
     for page in (table.host, table.guests[0]):
         page.set_viewport_size(PHONE)

@@ -164,7 +164,11 @@ export function showPresence(session, bar) {
         name.textContent = (names[i]?.name || "—") + (i === session.seat ? ` (${t("net.presence.you")})` : "");
         const state = document.createElement("span");
         state.className = "net-presence-state";
-        state.textContent = presenceText(s) + (s.rtt !== null && s.rtt !== undefined ? ` · ${t("net.presence.rtt", { ms: s.rtt })}` : "");
+        // "Host host" says one thing twice: a state word the name already says is left out.
+        const word = presenceText(s);
+        const said = word.toLowerCase() === String(names[i]?.name ?? "").toLowerCase();
+        const rtt = s.rtt !== null && s.rtt !== undefined ? t("net.presence.rtt", { ms: s.rtt }) : "";
+        state.textContent = [said ? "" : word, rtt].filter(Boolean).join(" · ");
         li.append(dot, name, state);
         return li;
       }),
