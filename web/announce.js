@@ -9,7 +9,7 @@
  * It reads the engine's view (its `last_action` and sheet rows) and decides
  * nothing: the reason for a redeal comes as the engine's code.
  */
-import { cardLabel, cardShort, marriageValue, suitName, suitSymbol } from "./cards.js";
+import { cardLabel, cardShort, isCard, marriageValue, suitName, suitSymbol } from "./cards.js";
 import { t } from "./i18n.js";
 import { headline } from "./summary.js";
 import { signed } from "./sheet.js";
@@ -25,7 +25,6 @@ export function announce(text) {
   setTimeout(() => { region.textContent = text; }, 30);
 }
 
-const isCard = (text) => /^[9JQKTA][SCDH]$/.test(text ?? "");
 
 function marriageWords(card) {
   const suit = card[0] === "A" ? "A" : card[1];

@@ -38,6 +38,9 @@ export function cardLabel(text) {
 }
 
 /** A card's short form for text: "10♥". */
+/** Whether `text` names a card, such as "TD". */
+export const isCard = (text) => /^[9TJQKA][SCDH]$/.test(text ?? "");
+
 export function cardShort(text) {
   const f = cardFace(text);
   return f.rank + f.suit;

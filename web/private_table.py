@@ -185,9 +185,9 @@ class PrivatePeer:
             self._receive(seat, msg)
         except IllegalAction as e:
             facts = {"action": str(msg.get("action")), "refusal": e.code, **e.detail}
-            return self._dispute(Problem(seat, f"seat {seat}: {e}", "move", facts))
+            return self._dispute(Problem(seat, str(e), "move", facts))
         except (ProtocolViolation, ValueError, KeyError, TypeError) as e:
-            return self._dispute(Problem(seat, f"seat {seat}: {e}", "protocol", {"reason": str(e)}))
+            return self._dispute(Problem(seat, str(e), "protocol", {"reason": str(e)}))
         if msg["t"] in ("reveal", "dispute"):
             out = self._reveal()
             if len(self.ledger.revealed) == self.players:

@@ -429,6 +429,11 @@ function drawNoPeer(box, session) {
   box.querySelector(".net-nopeer-relays").textContent = t("net.nopeer.relays", { open, total });
 }
 
+/** "Host · host" says one thing twice: a host still under the default name is not called host again. */
+function saysHost(status, name) {
+  return status === "host" && name === w("name.host");
+}
+
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
@@ -445,8 +450,7 @@ function drawSeats(list, session) {
       el("span", { class: "net-dot", "aria-hidden": "true" }),
       el("span", { class: "net-seat-name", text: s.name || "—" }),
       i === session.seat ? el("span", { class: "net-you", text: ` (${w("you")})` }) : null,
-      // "Host · host" says one thing twice: a host still under the default name shows it once.
-      s.status === "host" && s.name === w("name.host") ? null : el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
+      saysHost(s.status, s.name) ? null : el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
     if (host && i !== session.seat) {
       if (s.status === "empty") {
         const level = el("select", { "aria-label": `${w("seat-bot")} ${i}`, class: "net-level" },
@@ -490,7 +494,7 @@ function watch(session) {
   const chat = el("button", { id: "net-chat-open", type: "button", class: "btn small net-chat-open", "aria-controls": "net-chat" });
   const line = el("span", { class: "net-status-line" });
   strip.replaceChildren(seats, chat, line);
-  showPresence(session, seats);
+  showPresence(session, seats, { quiet: saysHost });
   showChat(session, chat);
   const draw = () => {
     line.textContent = session.role === "guest" && session.hostStatus === "away" ? w("host.away") : "";

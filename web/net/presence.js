@@ -13,7 +13,7 @@
  * when a round-trip time has moved by a quarter (and 20 ms). A guest pings
  * the host too, for its own line, and says goodbye when its page goes away.
  *
- *   showPresence(session, bar)  // host or guest; draws into `bar`
+ *   showPresence(session, bar, {quiet})  // host or guest; draws into `bar`
  */
 import { t } from "../i18n.js";
 
@@ -137,8 +137,11 @@ export function presenceText(s) {
   return t(`net.presence.${s.status}`);
 }
 
-/** Draw the connection picture of `session` into `bar` and keep it up to date; returns the model. */
-export function showPresence(session, bar) {
+/**
+ * Draw the connection picture of `session` into `bar` and keep it up to date;
+ * returns the model. `quiet(status, name)`: a state word the name already says.
+ */
+export function showPresence(session, bar, { quiet = () => false } = {}) {
   const model = session.role === "host" ? new HostPresence(session) : new GuestPresence(session);
   session.presence = model;
   const list = document.createElement("ol");
@@ -164,11 +167,9 @@ export function showPresence(session, bar) {
         name.textContent = (names[i]?.name || "—") + (i === session.seat ? ` (${t("net.presence.you")})` : "");
         const state = document.createElement("span");
         state.className = "net-presence-state";
-        // "Host host" says one thing twice: a state word the name already says is left out.
-        const word = presenceText(s);
-        const said = word.toLowerCase() === String(names[i]?.name ?? "").toLowerCase();
+        const word = quiet(s.status, names[i]?.name) ? "" : presenceText(s);
         const rtt = s.rtt !== null && s.rtt !== undefined ? t("net.presence.rtt", { ms: s.rtt }) : "";
-        state.textContent = [said ? "" : word, rtt].filter(Boolean).join(" · ");
+        state.textContent = [word, rtt].filter(Boolean).join(" · ");
         li.append(dot, name, state);
         return li;
       }),

@@ -8,7 +8,7 @@
  * comes as the engine's code and facts (private_deal.Problem), put here in
  * the player's language with the players named.
  */
-import { cardShort } from "../cards.js";
+import { cardShort, isCard } from "../cards.js";
 import { refusalText } from "../explain.js";
 import { t } from "../i18n.js";
 
@@ -20,15 +20,17 @@ const CARD = /\b[9TJQKA][SCDH]\b/g;
  */
 export function evidenceText({ code, facts = {}, text }, names) {
   const key = `cheat.${code}`;
-  const card = (c) => (typeof c === "string" && /^[9TJQKA][SCDH]$/.test(c) ? cardShort(c) : String(c ?? ""));
+  const card = (c) => (isCard(c) ? cardShort(c) : String(c ?? ""));
+  // Another peer's words (a dispute, a protocol error) are English; their cards at least read as cards.
+  const cards = (words) => String(words ?? "").replace(CARD, (c) => cardShort(c));
   const params = {
     card: card(facts.card),
     holds: card(facts.holds),
     position: Number.isInteger(facts.position) ? facts.position + 1 : "",
     to: names[facts.to] ?? (Number.isInteger(facts.to) ? `#${facts.to + 1}` : ""),
     step: Number.isInteger(facts.step) ? facts.step + 1 : "",
-    action: String(facts.action ?? "").replace(CARD, (c) => cardShort(c)),
-    reason: facts.refusal ? refusalText({ ...facts, code: facts.refusal }) : String(facts.reason ?? text ?? ""),
+    action: cards(facts.action),
+    reason: facts.refusal ? refusalText({ ...facts, code: facts.refusal }) : cards(facts.reason ?? text),
   };
   const words = t(key, params);
   return words === key ? String(text ?? "") : words;
