@@ -310,3 +310,71 @@ def check_views(game: Game) -> None:
         )
     if phase in AFTER_BIDDING and phase != "choose":
         assert game.talon_shown == talon_should_show(game, spectator)
+
+
+def last_row(game: Game) -> dict[str, Any]:
+    return game.sheet[-1]
+
+
+def bids(game: Game) -> list[int]:
+    return [int(a.split()[1]) for a in legal(game) if a.startswith("bid ")]
+
+
+def contracts(game: Game) -> list[int]:
+    return [int(a.split()[1]) for a in legal(game) if a.startswith("contract ")]
+
+
+# Seat 2 opens the bidding. It holds no marriage here (KH, QH sit with seat 0).
+PLAIN = ["KH QH 9S JS 9C JC 9D", "AS TS AC TC AD TD AH", "QS QC QD JD 9H JH TH"]
+PLAIN_TALON = "KS KC KD"
+# Seat 2 holds the diamond marriage: cap 120 + 80 = 200.
+MARRIED = ["KH QH 9S JS 9C JC 9D", "AS TS AC TC AD TD AH", "QS QC QD KD JD JH TH"]
+MARRIED_TALON = "KS KC 9H"
+
+
+def power_match(
+    strong: list[int],
+    declarers: list[int] | None = None,
+    players: int = 3,
+    contract: int = 120,
+    **options: Any,
+) -> tuple[Game, list[dict[str, Any]]]:
+    """Hands from :func:`power_deal`: in hand k, ``strong[k]`` takes every trick and
+    ``declarers[k]`` (the strong seat by default) wins the bidding and plays ``contract``.
+    Dealer 0 first."""
+    declarers = declarers or strong
+    scores = options.pop("scores", None)
+    deals = [power_deal(s, dealer=k % players, players=players) for k, s in enumerate(strong)]
+    g = Game.new(rules=rules(players=players, **options), seed=1, deal=deals, scores=scores)
+    rows = []
+    for s, d in zip(strong, declarers, strict=True):
+        rows.append(play_power_hand(g, d, s, contract=contract))
+    return g, rows
+
+
+# Highest-card play from this deal leaves the defenders 73 (seat 0) and 24 (seat 2).
+ROUNDING_DEAL = ["JS QS AS 9C JD AD AH", "KS KC TC QD 9H QH TH", "9S TS JC AC 9D TD JH"]
+ROUNDING_TALON = "KH QC KD"
+
+
+def barrel(g: Game, seat: int) -> dict[str, Any]:
+    return dict(g.view(None)["barrel"][seat])
+
+
+def same_deal(times: int) -> list[dict[str, Any]]:
+    return [make_deal(PLAIN, PLAIN_TALON, dealer=k % 3) for k in range(times)]
+
+
+def declare(g: Game, seat: int, bid: int | None = None) -> None:
+    """``seat`` wins the bidding; the game waits in the talon phase."""
+    win_bidding(g, seat, bid)
+    assert g.phase == "talon" and g.current_player == seat
+
+
+# Seat 1 wins trick 1 with AS and declares hearts with the king, which seat 2's AH
+# takes; seat 2 leads JD, seat 1 wins it with AD and leads the queen of trumps.
+CAPTURE = ["QS KS 9C JC 9D 9H JH", "AS KH QH AD TS AC TC", "AH TH JD QD KD TD KC"]
+CAPTURE_TALON = "9S JS QC"
+
+
+STRONG = "AS TS AC TC AD TD AH"
