@@ -38,7 +38,14 @@ from thousand.private_hand import dealing_order
 
 
 class ProtocolViolation(ValueError):
-    """A private-deal message that does not fit the protocol at this point."""
+    """A private-deal message that does not fit the protocol at this point: the
+    evidence in English, and where a page can say it in its player's words, as
+    the ``code`` and ``facts`` of a :class:`Problem`."""
+
+    def __init__(self, text: str, code: str = "protocol", facts: Mapping[str, Any] | None = None):
+        super().__init__(text)
+        self.code = code
+        self.facts = dict(facts) if facts is not None else {"reason": text}
 
 
 def layout(players: int, dealer: int) -> dict[str, Any]:
@@ -184,12 +191,16 @@ class Ledger:
         elsewhere = [j for j, c in self.known.items() if c == card and j != position]
         if elsewhere and position not in self.known:
             raise ProtocolViolation(
-                f"seat {seat} showed {text}, which this table knows at position {elsewhere[0]}"
+                f"seat {seat} showed {text}, which this table knows at position {elsewhere[0]}",
+                "shown_known",
+                {"card": card_text(card), "position": elsewhere[0]},
             )
         if mine is not None and mine != card:
             # This peer read that position itself: the claim is false now.
             raise ProtocolViolation(
-                f"seat {seat} showed {text} for position {position}, which holds {card_text(mine)}"
+                f"seat {seat} showed {text} for position {position}, which holds {card_text(mine)}",
+                "played_other",
+                {"card": card_text(card), "position": position, "holds": card_text(mine)},
             )
         self.opened[position] = (seat, card)
 

@@ -33,6 +33,23 @@ from thousand.private_hand import HIDDEN
 
 Message = dict[str, Any]
 
+# A dispute names what its sender found as the evidence's code and facts, so every
+# page can put it in its player's language: the codes a dispute can carry, and the
+# facts each may hold (a refused move: the action, the refusal's code and detail).
+CLAIMS = ("move", "protocol", "played_other", "shown_known")
+CLAIM_FACTS = ("action", "refusal", "suit", "low", "high", "card", "position", "holds")
+
+
+def claim_facts(facts: Any) -> dict[str, str | int]:
+    """The facts of a dispute that travel: the known keys, short texts and numbers only."""
+    if not isinstance(facts, dict):
+        return {}
+    return {
+        k: v if isinstance(v, int) else str(v)[:40]
+        for k, v in facts.items()
+        if k in CLAIM_FACTS and isinstance(v, int | str) and not isinstance(v, bool)
+    }
+
 
 class PrivatePeer:
     """The private deal as one peer playing ``seats`` takes part in it."""
@@ -186,7 +203,9 @@ class PrivatePeer:
         except IllegalAction as e:
             facts = {"action": str(msg.get("action")), "refusal": e.code, **e.detail}
             return self._dispute(Problem(seat, str(e), "move", facts))
-        except (ProtocolViolation, ValueError, KeyError, TypeError) as e:
+        except ProtocolViolation as e:
+            return self._dispute(Problem(seat, str(e), e.code, e.facts))
+        except (ValueError, KeyError, TypeError) as e:
             return self._dispute(Problem(seat, str(e), "protocol", {"reason": str(e)}))
         if msg["t"] in ("reveal", "dispute"):
             out = self._reveal()
@@ -225,10 +244,14 @@ class PrivatePeer:
         elif t == "reveal":
             led.on_reveal(seat, msg["secret"])
         elif t == "dispute":
+            if seat in self.seats:
+                return  # this peer's own: its problem is already recorded, in full
             reason = str(msg["reason"])[:400]
-            self.problems.append(
-                Problem(int(msg["accused"]), reason, "dispute", {"reason": reason})
-            )
+            facts: dict[str, Any] = {"reason": reason, "by": seat}
+            if msg.get("code") in CLAIMS:  # absent from the disputes of earlier versions
+                claim = {**claim_facts(msg.get("facts")), "reason": reason}
+                facts["claim"] = {"code": msg["code"], "facts": claim}
+            self.problems.append(Problem(int(msg["accused"]), reason, "dispute", facts))
         else:
             raise ProtocolViolation(f"unknown message {t!r}")
 
@@ -304,7 +327,17 @@ class PrivatePeer:
         out: list[Message] = []
         if not self.revealing:
             me = self.seats[0] if self.seats else problem.seat
-            out.append(self._msg("dispute", me, accused=problem.seat, reason=problem.text[:400]))
+            code = problem.code if problem.code in CLAIMS else "protocol"
+            out.append(
+                self._msg(
+                    "dispute",
+                    me,
+                    accused=problem.seat,
+                    reason=problem.text[:400],
+                    code=code,
+                    facts=claim_facts(problem.facts),
+                )
+            )
         return out + self._reveal()
 
     def timeout(self) -> list[Problem]:

@@ -176,11 +176,12 @@ def test_a_malicious_guest_changes_nothing(table: Table) -> None:
                                      { t: "pass", deal, seat: s.seat, value: hex }][i % 3]);
         else if (r === 6) msgs.push([{ t: "reveal", deal, seat: s.seat, secret: "nothex" },
                                      { t: "unlock", deal, seat: others[0], stage: "deal", values: {} },
-                                     { t: "dispute", deal, seat: s.seat, accused: 9, reason: "x" }][i % 3]);
+                                     { t: "dispute", deal, seat: s.seat, accused: i % 2 ? 9 : 0, reason: "x", code: "move",
+                                       facts: i % 2 ? {} : { action: "x".repeat(41) } }][i % 3]);
         else if (r === 7) msgs.push({ t: "hello", v: 2, name: "x".repeat(i % 40), token: "A".repeat(20 + (i % 30)), have: i });
         else if (r === 8) msgs.push({ t: ["view", "table", "own", "welcome", "resend"][i % 5], seat: i % 5 });
         else if (r === 9) msgs.push("AAAA." + JSON.stringify({ t: "pub", to: "*", epoch: "e", n: i, i, m: act(others[0], "pass", i) }));
-        else msgs.push({ t: "dispute", deal, seat: others[0], accused: s.seat, reason: "rigged!" });
+        else msgs.push({ t: "dispute", deal, seat: others[0], accused: s.seat, reason: "rigged!", code: "move", facts: {} });
       }
       for (const [i, m] of msgs.entries()) {
         const text = typeof m === "string" ? m : JSON.stringify(m);

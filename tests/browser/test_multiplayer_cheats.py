@@ -102,12 +102,14 @@ def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> Non
     # The evidence in each player's language, the cheat named and numbered from 1.
     name = cheat.evaluate("thousand.session.name")
     # (The audit's words when only the keys could tell; a peer that held the card
-    # itself refused the play at once, and its words come from that peer's check.)
+    # itself refused the play at once, and the others say what that peer found.)
     seat = seat_of(cheat) + 1
     for page, words in ((t.host, f"(seat {seat})"), (victim, f"(место {seat})")):
         text = " ".join(t.alarms(page))
         assert words in text and name in text, text
-        assert "сыграл" in text or "протокол" in text or "обвинил" in text or page is t.host, text
+        assert "сыграл" in text or "показал" in text or page is t.host, text
+        # Never the audit's own English words, or another peer's, with seats counted from 0.
+        assert "this table knows" not in text and "which holds" not in text, text
     # The move is told once, though the alarms redraw the table.
     for page in (t.host, victim):
         lines = page.locator("#story span").all_inner_texts()

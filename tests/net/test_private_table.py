@@ -17,7 +17,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "web"))
 
 import mental_poker as mp
-from private_table import Message, PrivatePeer
+from private_table import Message, PrivatePeer, claim_facts
 from thousand import Rules
 from thousand.cards import card_text, parse_card
 
@@ -137,20 +137,30 @@ def named(t: Table, honest: list[int]) -> list[int]:
 def test_a_guest_playing_a_card_not_dealt_to_it_is_named_by_every_honest_peer() -> None:
     t = Table(2)
     done = False
+    # Seat 1 claims the first card of seat 2's hand, from one of its own positions.
+    theirs = sorted(t.peers[2].follower.hands[2])[0]  # type: ignore[index]
 
     def cheat(msg: Message) -> Message:
         nonlocal done
         if done or msg["t"] != "act" or msg["seat"] != 1 or not msg["action"].startswith("play"):
             return msg
         done = True
-        # Seat 1 claims the first card of seat 2's hand, from one of its own positions.
-        theirs = sorted(t.peers[2].follower.hands[2])[0]  # type: ignore[index]
         return {**msg, "action": f"play {theirs}"}
 
     t.tamper = cheat
     t.play()
     assert done
     assert named(t, [0, 2]) == [1, 1], [t.peers[s].verdicts for s in (0, 2)]
+    # Seat 2 held the card and refused the play at once. Its dispute carries what it
+    # found as a code and facts, so the host's page can say it in its own words.
+    (disputed,) = [m for m in t.received[0] if m["t"] == "dispute" and m["seat"] == 2]
+    assert disputed["code"] == "shown_known" and disputed["facts"]["card"] == theirs
+    (problem,) = [p for p in t.peers[0].problems if p.facts.get("by") == 2]
+    assert problem.code == "dispute" and problem.seat == 1
+    assert problem.facts["claim"] == {
+        "code": "shown_known",
+        "facts": {**disputed["facts"], "reason": disputed["reason"]},
+    }
 
 
 def test_a_guest_that_revokes_is_named_at_the_end() -> None:
@@ -224,3 +234,9 @@ def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> Non
     t.play()
     assert "decline" in t.peers[0].follower.log
     assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
+
+
+def test_the_facts_a_dispute_carries_are_short_texts_and_numbers_of_known_keys() -> None:
+    sent = {"card": "9D", "position": 6, "holds": "x" * 99, "evil": "y", "low": True, "high": [1]}
+    assert claim_facts(sent) == {"card": "9D", "position": 6, "holds": "x" * 40}
+    assert claim_facts("not facts") == {} and claim_facts(None) == {}

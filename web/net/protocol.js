@@ -19,7 +19,7 @@
  * the caller answers with an error and logs it.
  */
 
-export const VERSION = 2;
+export const VERSION = 3;
 export const MAX_NAME = 24;
 export const MAX_CHAT = 200;
 /** The quick reactions of the chat, sent by name and shown in each player's language. */
@@ -50,6 +50,13 @@ const presenceSeat = (v) =>
   nullable(int(0, 3600))(v.awayLeft);
 
 const POSITION = int(0, 23);
+/** What a dispute may say it found (private_table.py's CLAIMS and CLAIM_FACTS). */
+const CLAIMS = ["move", "protocol", "played_other", "shown_known"];
+const CLAIM = (v) =>
+  isObject(v) &&
+  Object.entries(v).every(
+    ([k, x]) => ["action", "refusal", "suit", "low", "high", "card", "position", "holds"].includes(k) && (text(40)(x) || int(-1000, 1000)(x)),
+  );
 /** A locked card: a compressed point of the curve P-256 as 66 hex digits (mental_poker.py). */
 const VALUE = (v) => typeof v === "string" && /^0[23][0-9a-f]{64}$/.test(v);
 const UNLOCKS = (v) =>
@@ -66,7 +73,8 @@ export const PRIVATE = {
   act: { deal: DEAL, seat: SEAT, action: ACTION, position: nullable(POSITION), y: nullable(VALUE) },
   pass: { deal: DEAL, seat: SEAT, value: VALUE },
   reveal: { deal: DEAL, seat: SEAT, secret: hex64 },
-  dispute: { deal: DEAL, seat: SEAT, accused: int(-1, 3), reason: text(400) },
+  // The evidence in English (`reason`) and as a code and facts to put in each player's words.
+  dispute: { deal: DEAL, seat: SEAT, accused: int(-1, 3), reason: text(400), code: oneOf(CLAIMS), facts: CLAIM },
 };
 
 /** What guests may send to the host: hello, and their part of the private deal. */

@@ -21,7 +21,8 @@ const CARD = /\b[9TJQKA][SCDH]\b/g;
 export function evidenceText({ code, facts = {}, text }, names) {
   const key = `cheat.${code}`;
   const card = (c) => (isCard(c) ? cardShort(c) : String(c ?? ""));
-  // Another peer's words (a dispute, a protocol error) are English; their cards at least read as cards.
+  // A protocol error's words are English (and so are a dispute's from an earlier version);
+  // their cards at least read as cards.
   const cards = (words) => String(words ?? "").replace(CARD, (c) => cardShort(c));
   const params = {
     card: card(facts.card),
@@ -31,7 +32,12 @@ export function evidenceText({ code, facts = {}, text }, names) {
     step: Number.isInteger(facts.step) ? facts.step + 1 : "",
     action: cards(facts.action),
     reason: facts.refusal ? refusalText({ ...facts, code: facts.refusal }) : cards(facts.reason ?? text),
+    by: names[facts.by] ?? (Number.isInteger(facts.by) ? `#${facts.by + 1}` : t("cheat.another")),
   };
+  // A dispute carries what its sender found, to say in this player's words.
+  if (code === "dispute" && facts.claim?.code && facts.claim.code !== "dispute") {
+    params.reason = evidenceText({ ...facts.claim, text: facts.reason ?? text }, names);
+  }
   const words = t(key, params);
   return words === key ? String(text ?? "") : words;
 }
