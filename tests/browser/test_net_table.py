@@ -315,8 +315,10 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
         # The void hand scored nothing: one row more, the hand dealt again.
         assert len(table.view(page)["sheet"]) == before["rows"] + 1
     assert table.alarms(host) == [] and table.alarms(watcher) == []
-    # Only the dead relay's refused connections, as in the first test.
-    assert all("ws://127.0.0.1" in e for e in table.errors), table.errors
+    # Only the dead relay's refused connections, as in the first test, and the
+    # connection to the closed page, which the peers' WebRTC reports as aborted.
+    expected = ("ws://127.0.0.1", "reason=Close called")
+    assert [e for e in table.errors if not any(x in e for x in expected)] == []
 
 
 def test_a_wrong_replace_from_the_host_is_refused_and_changes_nothing(table: Table) -> None:
@@ -347,5 +349,6 @@ def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table
     status = back.locator("#net-lobby-status")
     expect(status).to_contain_text("A computer player took your seat", timeout=60_000)
     expect(back.locator("#net-lobby")).to_have_attribute("data-seated", "false")
+    status.scroll_into_view_if_needed()
     shots(back, "replaced-back-en")
     back.close()

@@ -31,25 +31,13 @@ class LeavingPages(Pages):
     """The pages of :class:`Pages`, of which some may have left (they receive nothing more)."""
 
     def __init__(self) -> None:
-        self.gone: set[int] = set()
         self.mute: int | None = None  # a page whose keys are not sent
         super().__init__()
 
     def _relay(self, page: int, msg: dict[str, Any]) -> None:
         if page in self.gone or (page == self.mute and msg["t"] == "reveal"):
             return
-        if page != 0:
-            net_bridge._peer = self.peers[0]
-            reply = reply_of("net_private_check", msg)
-            if "error" in reply:
-                self.refused.append(reply["error"]["type"])
-                return
-        self.log.append(msg)
-        for p in range(len(self.peers)):
-            if p in self.gone:
-                continue
-            self.states[p] = state = self.on(p, "net_private_receive", msg)
-            self.queue += [(p, out) for out in state["out"]]
+        super()._relay(page, msg)
 
     def moves(self, rng: random.Random, count: int) -> None:
         for _ in range(count):
