@@ -352,3 +352,24 @@ def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table
     status.scroll_into_view_if_needed()
     shots(back, "replaced-back-en")
     back.close()
+
+
+def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> None:
+    host, watcher = table.host, table.guests[0]
+    state = host.evaluate(
+        "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
+        "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
+    )
+    host.reload()
+    host.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
+    # Replayed from the public messages, the refused replace ones included: the same state.
+    again = host.evaluate(
+        "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
+        "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
+    )
+    assert again == state
+    watcher.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
+    expect(host.locator('#net-strip [data-status="replaced"]')).to_have_count(1, timeout=15_000)
+    acts = len(log_of(host, "act"))
+    table.play_until(lambda: len(log_of(host, "act")) >= acts + 4)
+    assert table.alarms(host) == [] and table.alarms(watcher) == []
