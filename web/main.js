@@ -26,6 +26,7 @@ import { reopenSummary, showHandEnd, showWinner as winnerDialog } from "./handen
 import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
 import { announce, describe } from "./announce.js";
+import { replacedStory } from "./net/standin.js";
 import { cardRefusal, writeOffQuestion } from "./explain.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
@@ -362,6 +363,7 @@ function onStatus(detail) {
   if (detail.kind === "thinking") state.thinking = detail.seat;
   else if (detail.kind === "idle") state.thinking = null;
   else if (detail.kind === "error" || detail.kind === "save-failed") showNote(detail.message);
+  else if (detail.kind === "replaced") showStory({ text: replacedStory(detail, state.session.seat), dealt: true });
   render();
 }
 

@@ -16,12 +16,13 @@ storage) and the public messages so far (:func:`net_private_replay`).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 from typing import Any
 
 from engine_bridge import method
-from private_table import Message, PrivatePeer
+from private_table import BadReplace, Message, PrivatePeer
 from thousand import Rules
 from thousand.actions import IllegalAction
 
@@ -129,6 +130,8 @@ def _state(peer: PrivatePeer, out: list[Message] | None = None) -> dict[str, Any
         "revealed": sorted(peer.ledger.revealed),
         "views": views,
         "verdicts": {str(k): [list(v) for v in found] for k, found in peer.verdicts.items()},
+        "seats": list(peer.seats),
+        "replaced": {str(s): level for s, level in sorted(peer.replaced.items())},
     }
 
 
@@ -152,15 +155,24 @@ def net_private_replay(
     peer = _new(rules, seats, master)
     peer.start()
     for msg in log:
-        peer.receive(msg)
+        # A replace refused when it came is refused again: nothing changed then either.
+        with contextlib.suppress(BadReplace):
+            peer.receive(msg)
     return _state(peer, [] if peer.revealing else peer._next())
 
 
 @method
 def net_private_receive(msg: Message) -> dict[str, Any]:
-    """One public message in the host's order; ``out`` is what this page's seats send next."""
+    """One public message in the host's order; ``out`` is what this page's seats send next.
+
+    A ``replace`` this peer refuses raises ``Refused`` and changes nothing.
+    """
     peer = _current()
-    return _state(peer, peer.receive(msg))
+    try:
+        out = peer.receive(msg)
+    except BadReplace as e:
+        raise Refused(str(e)[:200]) from None
+    return _state(peer, out)
 
 
 @method

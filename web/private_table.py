@@ -14,6 +14,11 @@ the peer names the seat, reveals its secrets at once, and every peer
 reveals in turn; each then audits the deal and names the first cheat it
 proves. A deal ends the same way when the engine says it is over.
 
+A person's seat whose player has left can be given to a computer
+(``replace``, sent by the host only): from then on the host's peer plays it,
+its secrets derived from the host's master, and the deal on the table, whose
+cards nobody can open any more, is void and dealt again from its start.
+
 Secrets: a peer keeps one random ``master`` (from ``crypto.getRandomValues``,
 kept in its own storage) and derives each deal's secret of each of its
 seats from it, so it can go on after a reload and reveals nothing of the
@@ -51,6 +56,16 @@ def claim_facts(facts: Any) -> dict[str, str | int]:
     }
 
 
+HOST_SEAT = 0
+"""The host sits at seat 0; a seat given to a computer is played by the host's peer."""
+COMPUTER_LEVELS = ("easy", "normal", "strong")
+"""The computer players a person's seat may be given to."""
+
+
+class BadReplace(ValueError):
+    """A ``replace`` this peer refuses (another deal, no person's seat, malformed): no change."""
+
+
 class PrivatePeer:
     """The private deal as one peer playing ``seats`` takes part in it."""
 
@@ -65,6 +80,8 @@ class PrivatePeer:
         self.verdicts: dict[int, list[Problem]] = {}
         """Deal → the cheats this peer proved in it, with the evidence."""
         self.problems: list[Problem] = []
+        self.replaced: dict[int, str] = {}
+        """Seat → the level of the computer that took it over from its player."""
         self._new_ledger()
 
     # --- this deal --------------------------------------------------------------------
@@ -193,6 +210,8 @@ class PrivatePeer:
 
     def receive(self, msg: Message) -> list[Message]:
         """One public message, in the order the host relayed it; what this peer sends next."""
+        if msg.get("t") == "replace":
+            return self._on_replace(msg)
         if msg.get("deal") != self.deal_no:
             return []
         seat = msg.get("seat")
@@ -218,6 +237,37 @@ class PrivatePeer:
             # A card that opens to no card, or twice the same card: somebody lied,
             # the audit says who.
             return self._dispute(Problem(-1, str(e), "protocol", {"reason": str(e)}))
+
+    def _on_replace(self, msg: Message) -> list[Message]:
+        """A person's seat given to a computer, which the host's peer plays from now on.
+
+        The deal on the table cannot be opened any more (that seat's keys left
+        with its player): it is void, scores nothing, and is dealt again from
+        its start by the same dealer, with fresh keys (the next deal number).
+        """
+        seat, deal, level = msg.get("seat"), msg.get("deal"), msg.get("level")
+        if set(msg) != {"t", "deal", "seat", "level"}:
+            raise BadReplace("a replace names its deal, its seat and the computer's level only")
+        if not isinstance(deal, int) or isinstance(deal, bool) or deal != self.deal_no:
+            raise BadReplace(f"deal {self.deal_no} is on the table, not {deal!r}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise BadReplace(f"no seat {seat!r} at this table")
+        if level not in COMPUTER_LEVELS:
+            raise BadReplace(f"no computer player of level {level!r}")
+        if seat == HOST_SEAT:
+            raise BadReplace("the host's own seat is not given to a computer")
+        hosting = HOST_SEAT in self.seats
+        if seat in self.replaced or (hosting and seat in self.seats):
+            raise BadReplace(f"seat {seat} is played by a computer already")
+        if self.verdicts.get(self.deal_no):
+            raise BadReplace("a cheat is named in this deal: the table has stopped")
+        seats = [*self.seats, seat] if hosting else [s for s in self.seats if s != seat]
+        self.replaced[seat] = level
+        self.seats = sorted(seats)
+        self.deal_no += 1
+        self.follower.void_deal(self.seats)
+        self._new_ledger()
+        return self.start()
 
     def _receive(self, seat: int, msg: Message) -> None:
         led, t = self.ledger, msg.get("t")

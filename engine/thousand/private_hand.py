@@ -308,6 +308,18 @@ class SeatFollower:
             self.face_up = True
         return None
 
+    def void_deal(self, seats: Iterable[int]) -> None:
+        """The deal on the table is void and dealt again from its start, known to ``seats``.
+
+        Its actions are forgotten and it scores nothing (a seat whose keys are
+        lost cannot be checked); the deals revealed before it stand, so the
+        same dealer deals again.
+        """
+        self.seats = sorted(set(seats))
+        self.public, self.actors, self.hands, self.talon_seen = [], [], None, {}
+        self.disputed, self.face_up = None, False
+        self.game = self._rebuild_waiting()
+
     # --- what it shows --------------------------------------------------------------
 
     def view(self, seat: int) -> dict[str, Any]:

@@ -179,8 +179,14 @@ def test_a_malicious_guest_changes_nothing(table: Table) -> None:
                                      { t: "dispute", deal, seat: s.seat, accused: i % 2 ? 9 : 0, reason: "x", code: "move",
                                        facts: i % 2 ? {} : { action: "x".repeat(41) } }][i % 3]);
         else if (r === 7) msgs.push({ t: "hello", v: 2, name: "x".repeat(i % 40), token: "A".repeat(20 + (i % 30)), have: i });
-        else if (r === 8) msgs.push({ t: ["view", "table", "own", "welcome", "resend"][i % 5], seat: i % 5 });
-        else if (r === 9) msgs.push("AAAA." + JSON.stringify({ t: "pub", to: "*", epoch: "e", n: i, i, m: act(others[0], "pass", i) }));
+        else if (r === 8) msgs.push(i % 2 ? { t: ["view", "table", "own", "welcome", "resend"][i % 5], seat: i % 5 }
+                                          // Only the host may give a seat to a computer.
+                                          : [{ t: "replace", deal, seat: others[0], level: "normal" },
+                                             { t: "replace", deal, seat: s.seat, level: "easy" },
+                                             { t: "replace", deal: -1, seat: 9, level: "godlike" },
+                                             { t: "replace" }][(i >> 1) % 4]);
+        else if (r === 9) msgs.push("AAAA." + JSON.stringify({ t: "pub", to: "*", epoch: "e", n: i, i,
+                                    m: i % 2 ? act(others[0], "pass", i) : { t: "replace", deal, seat: others[0], level: "normal" } }));
         else msgs.push({ t: "dispute", deal, seat: others[0], accused: s.seat, reason: "rigged!", code: "move", facts: {} });
       }
       for (const [i, m] of msgs.entries()) {
@@ -198,6 +204,9 @@ def test_a_malicious_guest_changes_nothing(table: Table) -> None:
     )
     assert host.evaluate("JSON.stringify(thousand.session.record.log)") == before
     assert json.dumps(table.view(honest)) == honest_view
+    # No seat changed hands: the forged and the guest's replace messages came to nothing.
+    for page in table.pages:
+        assert page.evaluate("thousand.session.state.replaced") == {}
     assert table.alarms(honest) == [] and table.alarms(host) == []
     codes = host.evaluate("thousand.session.rejected.byCode")
     assert {"malformed", "forged", "not-your-turn", "stale", "refused"} <= set(codes), codes

@@ -7,15 +7,17 @@ waits in the lobby; both guests then open the link at the same moment and
 still join and play, through the Nostr relay alone. The tests then use the
 table in order: the connection picture with round-trip times (under the
 top bar, clear of the cards), a guest going offline and coming back, the
-chat and its rate limit, and a guest who closes the tab, shown to everyone
-as gone (no computer can take a person's seat: only that player holds its
-keys). The first guest's page is in Russian, so the
+chat and its rate limit, and a guest who closes the tab mid-hand, shown to
+everyone as gone, whose seat the host gives to a computer at once: the hand
+is dealt again and played to its end with the computer seat, and that player
+is told so on coming back. The first guest's page is in Russian, so the
 screenshots show both languages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from net_harness import Table, init_script, kill_relay, relay
@@ -240,12 +242,134 @@ def test_a_chat_flood_is_rate_limited_and_a_long_line_refused(table: Table) -> N
     assert reader.locator("#net-chat li", has_text="both").count() == 0
 
 
-def test_a_guest_who_closes_the_tab_is_shown_as_left_and_the_seat_waits(table: Table) -> None:
-    line = f'#net-strip [data-seat="{seat_of(table.guests[1])}"]'
-    table.guests[1].close(run_before_unload=True)
-    table.pages.remove(table.guests[1])
-    seat = table.host.locator(line)
-    expect(seat).to_have_attribute("data-status", "left", timeout=15_000)
-    expect(table.guests[0].locator(line)).to_have_attribute("data-status", "left")
-    # Only that player's browser holds the seat's keys, so no computer is offered for it.
-    assert seat.locator("button").count() == 0
+def log_of(page: Page, kind: str) -> list[dict[str, Any]]:
+    return list(page.evaluate("k => thousand.session.record.log.filter((m) => m.t === k)", kind))
+
+
+def in_language(page: Page, lang: str) -> None:
+    """Switch a page's words live (the settings' language switch); the picture redraws itself."""
+    page.evaluate("lang => import('./i18n.js').then((m) => m.setLanguage(lang))", lang)
+    page.wait_for_timeout(FAST["pingMs"] * 2)
+
+
+def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Table) -> None:
+    host, watcher, leaver = table.host, table.guests[0], table.guests[1]
+    seat = int(seat_of(leaver))
+    line = f'#net-strip [data-seat="{seat}"]'
+    # Mid-hand: a few moves are made first.
+    acts = len(log_of(host, "act"))
+    table.play_until(lambda: len(log_of(host, "act")) >= acts + 3)
+    before = host.evaluate(
+        "({deal: thousand.session.state.deal, hand: thousand.view.hand_no, "
+        "dealer: thousand.view.dealer, rows: thousand.view.sheet.length})"
+    )
+    leaver.close(run_before_unload=True)
+    table.pages.remove(leaver)
+    expect(host.locator(line)).to_have_attribute("data-status", "left", timeout=15_000)
+    expect(watcher.locator(line)).to_have_attribute("data-status", "left")
+    # A player who said goodbye may be replaced at once: only the host is offered it.
+    button = host.locator(f"{line} button.net-replace")
+    expect(button).to_have_text("Replace with a computer")
+    assert watcher.locator(f"{line} button").count() == 0
+    shots(host, "replace-en")
+    in_language(host, "ru")
+    expect(button).to_have_text("Заменить компьютером")
+    shots(host, "replace-ru")
+    in_language(host, "en")
+    table.click(host, f"{line} button.net-replace")
+    # Every page shows the seat as a computer run by the host, in its own words.
+    for page, words in (
+        (host, "computer, run by the host"),
+        (watcher, "компьютер, им управляет хозяин"),
+    ):
+        expect(page.locator(line)).to_have_attribute("data-status", "replaced", timeout=15_000)
+        expect(page.locator(line)).to_contain_text(words)
+    expect(host.locator("#story")).to_contain_text("A computer plays for")
+    expect(watcher.locator("#story")).to_contain_text("Вместо игрока")
+    assert host.locator(f"{line} button").count() == 0
+    replace = log_of(host, "replace")
+    assert replace == [{"t": "replace", "deal": before["deal"], "seat": seat, "level": "normal"}]
+    # The deal whose cards nobody can open is dealt again from its start, by the same dealer.
+    for page in (host, watcher):
+        page.wait_for_function(
+            "d => thousand.session.state.deal === d + 1 && thousand.view.hand.length === 7",
+            arg=before["deal"],
+            timeout=30_000,
+        )
+        view = table.view(page)
+        assert (view["hand_no"], view["dealer"], len(view["sheet"])) == (
+            before["hand"],
+            before["dealer"],
+            before["rows"],
+        )
+    shots(host, "replaced-en")
+    shots(watcher, "replaced-ru")
+    # The host and the other guest play on with the computer seat to the end of that hand.
+    table.play_until(lambda: table.hand_no(host) > before["hand"], limit=1200)
+    for page in (host, watcher):
+        page.wait_for_function(
+            "d => String(d + 1) in thousand.session.state.verdicts", arg=before["deal"]
+        )
+        assert page.evaluate("thousand.session.state.verdicts")[str(before["deal"] + 1)] == []
+        assert str(before["deal"]) not in page.evaluate("thousand.session.state.verdicts")
+        # The void hand scored nothing: one row more, the hand dealt again.
+        assert len(table.view(page)["sheet"]) == before["rows"] + 1
+    assert table.alarms(host) == [] and table.alarms(watcher) == []
+    # Only the dead relay's refused connections, as in the first test, and the
+    # connection to the closed page, which the peers' WebRTC reports as aborted.
+    expected = ("ws://127.0.0.1", "reason=Close called")
+    assert [e for e in table.errors if not any(x in e for x in expected)] == []
+
+
+def test_a_wrong_replace_from_the_host_is_refused_and_changes_nothing(table: Table) -> None:
+    host, watcher = table.host, table.guests[0]
+    deal = host.evaluate("thousand.session.state.deal")
+    state = watcher.evaluate("JSON.stringify(thousand.session.state.views)")
+    # A host that publishes nonsense: its own seat, another deal.
+    host.evaluate(
+        """deal => { const s = thousand.session;
+           for (const m of [{ t: "replace", deal, seat: 0, level: "easy" },
+                            { t: "replace", deal: deal + 5, seat: 1, level: "easy" }]) {
+             const i = s.record.log.push(m) - 1;
+             s._broadcast({ t: "pub", i, m });
+           } }""",
+        deal,
+    )
+    expect(watcher.locator("#note")).to_contain_text("Замена игрока отклонена", timeout=15_000)
+    count = host.evaluate("thousand.session.record.log.length")
+    watcher.wait_for_function("n => thousand.session._have >= n", arg=count, timeout=15_000)
+    assert watcher.evaluate("JSON.stringify(thousand.session.state.views)") == state
+    assert watcher.evaluate("thousand.session.state.deal") == deal
+    assert table.alarms(watcher) == []
+
+
+def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table) -> None:
+    back = table.contexts[2].new_page()
+    back.goto(table.guest_url())
+    status = back.locator("#net-lobby-status")
+    expect(status).to_contain_text("A computer player took your seat", timeout=60_000)
+    expect(back.locator("#net-lobby")).to_have_attribute("data-seated", "false")
+    status.scroll_into_view_if_needed()
+    shots(back, "replaced-back-en")
+    back.close()
+
+
+def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> None:
+    host, watcher = table.host, table.guests[0]
+    state = host.evaluate(
+        "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
+        "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
+    )
+    host.reload()
+    host.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
+    # Replayed from the public messages, the refused replace ones included: the same state.
+    again = host.evaluate(
+        "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
+        "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
+    )
+    assert again == state
+    watcher.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
+    expect(host.locator('#net-strip [data-status="replaced"]')).to_have_count(1, timeout=15_000)
+    acts = len(log_of(host, "act"))
+    table.play_until(lambda: len(log_of(host, "act")) >= acts + 4)
+    assert table.alarms(host) == [] and table.alarms(watcher) == []

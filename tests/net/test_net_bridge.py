@@ -46,6 +46,8 @@ class Pages:
         self.peers: list[Any] = []
         self.log: list[dict[str, Any]] = []
         self.refused: list[str] = []
+        self.gone: set[int] = set()
+        """Pages that have left: nothing more reaches them."""
         first: list[tuple[int, dict[str, Any]]] = []
         for page, seats in enumerate(self.seats):
             master = hashlib.sha256(f"bridge/{page}".encode()).hexdigest()
@@ -83,6 +85,8 @@ class Pages:
                 return
         self.log.append(msg)
         for p in range(len(self.peers)):
+            if p in self.gone:
+                continue
             self.states[p] = state = self.on(p, "net_private_receive", msg)
             self.queue += [(p, out) for out in state["out"]]
 

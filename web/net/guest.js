@@ -22,6 +22,7 @@
  */
 import { randomSeed, verifier } from "./identity.js";
 import { VERSION, checkHostBody, digest, openEnvelope } from "./protocol.js";
+import { followReplace } from "./standin.js";
 import { Transport } from "./transport.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 
@@ -118,7 +119,7 @@ export class GuestSession extends EventTarget {
     return this.table.seats.map((s, i) => {
       const status = s.kind === "empty" ? "empty" : s.kind === "host" ? (this.hostPeer ? "host" : "away") : s.status;
       if (i === this.seat) return { name: s.name, kind: "human", status: "connected" };
-      if (s.kind === "bot") return { name: s.name, kind: "bot", level: s.level, status: "bot" };
+      if (s.kind === "bot") return { name: s.name, kind: "bot", level: s.level, status: "bot", standIn: s.standIn };
       return { name: s.name, kind: s.standIn ? "bot" : "remote", status, standIn: s.standIn };
     });
   }
@@ -260,6 +261,7 @@ export class GuestSession extends EventTarget {
           this._answer(body);
           pending.reject(namedError(["illegal", "not-your-turn"].includes(body.code) ? "IllegalAction" : "NetError", body.message));
         } else if (body.t === "error" && body.code !== "stale") {
+          if (body.code === "seat-replaced") this._persist({ seat: null, replaced: true }); // the lobby says so
           // A refused chat line is the chat's to show (chat.js), not the table's.
           this._status({ kind: body.code === "chat-limited" ? body.code : "error", code: body.code, message: body.message });
         }
@@ -332,7 +334,10 @@ export class GuestSession extends EventTarget {
   /** Public message `i`: this page's peer follows it and sends what its seat owes next. */
   async _receive(m, i) {
     if (!this.state) this.state = await this.engine.call("net_private_new", this.table.rules, [this.seat], this.record.master);
-    this.state = await this.engine.call("net_private_receive", m);
+    // The host gave a seat to a computer (standin.js): maybe this one, which then only watches.
+    if (m.t === "replace") {
+      if (!(await followReplace(this, m))) return;
+    } else this.state = await this.engine.call("net_private_receive", m);
     await this._update(i);
   }
 

@@ -30,6 +30,7 @@
  */
 import { newIdentity, randomSeed, signer } from "./identity.js";
 import { ProtocolError, TO_HOST, digest, envelope, parse } from "./protocol.js";
+import { refuseReturning, replaceSeat } from "./standin.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 import { Transport, loadSettings, makeLink, randomId } from "./transport.js";
 
@@ -39,7 +40,7 @@ export const HOST_RECORD = (room) => `thousand:net:host:${room}`;
 export const HOST_DEFAULTS = {
   botDelayMs: 700, // between computer moves, so people can follow
   revealMs: 60000, // how long a seat may take to reveal its keys before it is named a cheat
-  awayMs: 30000, // how long a seat must be empty before a bot may take it over
+  awayMs: 30000, // how long a seat must be empty before the host may give it to a computer (standin.js)
   rate: 20, // messages per second a peer may send on average…
   burst: 60, // …and at once
   logKept: 200,
@@ -156,9 +157,9 @@ export class HostSession extends EventTarget {
   get seats() {
     return this.record.seats.map((s, i) => {
       if (s.kind === "host") return { name: s.name, kind: "human", status: "host" };
-      if (s.kind === "bot") return { name: s.name, kind: "bot", level: s.level, status: "bot" };
+      if (s.kind === "bot") return { name: s.name, kind: "bot", level: s.level, status: "bot", standIn: Boolean(s.standIn) };
       if (s.kind === "empty") return { name: "", kind: "remote", status: "empty" };
-      // Nobody else may play a guest's seat: its cards are its own.
+      // Nobody else may play a guest's seat, its cards are its own, until the host replaces it.
       return { name: s.name, kind: "remote", status: this.peerOf[i] ? "connected" : "away", standIn: false };
     });
   }
@@ -177,14 +178,18 @@ export class HostSession extends EventTarget {
         level: s.level ?? null,
         status:
           s.kind === "empty" ? "empty" : s.kind === "guest" ? (this.peerOf[i] ? "connected" : "away") : "connected",
-        standIn: false,
+        standIn: Boolean(s.standIn), // a person's seat the host gave to a computer (standin.js)
       })),
     };
   }
 
-  /** The seats this browser plays: its own and the computer seats. */
+  /**
+   * The seats this browser's engine starts the match with: its own and the
+   * lobby's computer seats. A seat replaced later comes to it by the public
+   * `replace` message, also when the match is replayed.
+   */
   get mySeats() {
-    return this.record.seats.flatMap((s, i) => (s.kind === "host" || s.kind === "bot" ? [i] : []));
+    return this.record.seats.flatMap((s, i) => (s.kind === "host" || (s.kind === "bot" && !s.standIn) ? [i] : []));
   }
 
   get alarms() {
@@ -222,9 +227,9 @@ export class HostSession extends EventTarget {
     return true;
   }
 
-  /** A computer cannot play for a guest who has gone: the host does not know that seat's cards. */
-  standIn() {
-    return false;
+  /** Give the seat of a guest who has gone to a computer (standin.js); resolves false if it may not be now. */
+  standIn(seat, level) {
+    return replaceSeat(this, seat, level);
   }
 
   get ready() {
@@ -355,6 +360,7 @@ export class HostSession extends EventTarget {
     const p = this.peers.get(peer);
     const seats = this.record.seats;
     let seat = msg.token ? seats.findIndex((s) => s.kind === "guest" && s.token === msg.token) : -1;
+    if (seat < 0) refuseReturning(this, peer, msg.token); // a seat a computer took over is not given back
     if (seat < 0 && p.seat !== null) seat = p.seat;
     if (seat < 0 && this.record.phase === "lobby") {
       seat = seats.findIndex((s) => s.kind === "empty");

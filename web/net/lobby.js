@@ -41,6 +41,8 @@ const WORDS = {
     connected: "connected",
     away: "away",
     bot: "computer",
+    standin: "computer, run by the host",
+    replaced: "A computer player took your seat while you were away. The host runs it and knows its cards; you can watch who is here.",
     "seat-bot": "Seat a computer",
     remove: "Remove",
     rules: "Rules (the host's, read-only)",
@@ -75,6 +77,8 @@ const WORDS = {
     connected: "на связи",
     away: "отключился",
     bot: "компьютер",
+    standin: "компьютер хозяина",
+    replaced: "Пока вас не было, ваше место занял компьютерный игрок. Им управляет хозяин стола и знает его карты; вы можете смотреть, кто за столом.",
     "seat-bot": "Посадить компьютер",
     remove: "Убрать",
     rules: "Правила (хозяина стола, только чтение)",
@@ -109,6 +113,8 @@ const WORDS = {
     connected: "на зв’язку",
     away: "відключився",
     bot: "комп’ютер",
+    standin: "комп'ютер господаря",
+    replaced: "Поки вас не було, ваше місце зайняв комп'ютерний гравець. Ним керує господар столу і знає його карти; ви можете дивитися, хто за столом.",
     "seat-bot": "Посадити комп’ютер",
     remove: "Прибрати",
     rules: "Правила (господаря столу, лише перегляд)",
@@ -143,6 +149,8 @@ const WORDS = {
     connected: "połączony",
     away: "rozłączony",
     bot: "komputer",
+    standin: "komputer gospodarza",
+    replaced: "Gdy cię nie było, twoje miejsce zajął gracz komputerowy. Kieruje nim gospodarz i zna jego karty; możesz patrzeć, kto jest przy stole.",
     "seat-bot": "Posadź komputer",
     remove: "Usuń",
     rules: "Zasady (gospodarza stołu, tylko do odczytu)",
@@ -290,7 +298,7 @@ function lobby(session) {
     const ready = host ? session.ready : false;
     start.disabled = !ready;
     if (host) status.textContent = ready ? "" : w("waiting.seats");
-    else if (session.seat === null && session.table) status.textContent = w("full");
+    else if (session.seat === null && session.table) status.textContent = w(session.record?.replaced ? "replaced" : "full");
     else if (session.hostStatus === "connecting") status.textContent = w("connecting");
     else if (session.hostStatus === "away") status.textContent = w("host.away");
     else status.textContent = w("waiting.start");
@@ -437,7 +445,7 @@ function saysHost(status, name) {
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
-  if (s.kind === "bot") return `${w("bot")}${s.level ? ` (${s.level})` : ""}`;
+  if (s.kind === "bot") return `${w(s.standIn ? "standin" : "bot")}${s.level ? ` (${s.level})` : ""}`;
   return w(s.status) ?? s.status;
 }
 

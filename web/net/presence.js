@@ -6,9 +6,11 @@
  * The host measures. It pings every seated guest over the connection in use
  * (Trystero's ping); a guest that has not answered for `lateMs` is
  * reconnecting, one whose connection is gone is away, and one that said
- * goodbye (it closed or reloaded its page) has left. No computer can take
- * over a person's seat: only that player's browser holds its keys (the
- * private deal), so the table waits for them. The host sends the picture,
+ * goodbye (it closed or reloaded its page) has left. A seat that has left
+ * may be given to a computer by the host at once, one that is away once
+ * `awayLeft` (its seconds, counted down on its line) is 0; the host's line
+ * of that seat then holds the button that does it (standin.js), and the
+ * seat shows as replaced from then on. The host sends the picture,
  * signed, to every guest when a state changes, and at most every `sendMs`
  * when a round-trip time has moved by a quarter (and 20 ms). A guest pings
  * the host too, for its own line, and says goodbye when its page goes away.
@@ -16,6 +18,7 @@
  *   showPresence(session, bar, {quiet})  // host or guest; draws into `bar`
  */
 import { t } from "../i18n.js";
+import { awayLeft, replaceSeat } from "./standin.js";
 
 export const PRESENCE_DEFAULTS = { pingMs: 2000, lateMs: 4500, sendMs: 6000 };
 
@@ -55,18 +58,18 @@ class HostPresence extends EventTarget {
     const { session } = this;
     const now = Date.now();
     return session.record.seats.map((s, i) => {
+      if (s.standIn) return { status: "replaced", rtt: null, awayLeft: null };
       if (s.kind !== "guest") return { status: s.kind, rtt: null, awayLeft: null };
       const peer = session.peerOf[i];
       if (this.left.has(i) && peer && peer !== this.left.get(i)) this.left.delete(i); // back, on a new page
-      if (this.left.has(i)) return { status: "left", rtt: null, awayLeft: null };
+      if (this.left.has(i)) return { status: "left", rtt: null, awayLeft: awayLeft(session, i, true, now) };
       if (peer) {
         const late = now - this.lastPong[i] > this.config.lateMs;
         return { status: late ? "reconnecting" : "connected", rtt: late ? null : this.rtt[i], awayLeft: null };
       }
       this.lastPong[i] = now; // a new connection starts with a clean slate
-      // Nobody else holds that seat's keys (the private deal), so no computer can
-      // take over: the table waits for the player to come back.
-      return { status: "away", rtt: null, awayLeft: null };
+      // The player may come back: the host may give the seat to a computer once awayLeft is 0.
+      return { status: "away", rtt: null, awayLeft: awayLeft(session, i, false, now) };
     });
   }
 
@@ -134,7 +137,24 @@ class GuestPresence extends EventTarget {
 
 /** The words of one seat's state, in the page's language. */
 export function presenceText(s) {
-  return t(`net.presence.${s.status}`);
+  const word = t(`net.presence.${s.status}`);
+  if (s.status !== "away" || s.awayLeft === null || s.awayLeft === undefined) return word;
+  return s.awayLeft > 0 ? t("net.presence.away.in", { s: s.awayLeft }) : t("net.presence.away.now");
+}
+
+/** The host's button on the line of a seat it may give to a computer now. */
+function replaceButton(session, seat, s, name) {
+  if (session.role !== "host" || s.awayLeft !== 0) return null;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn small net-replace";
+  button.textContent = t("net.replace");
+  button.setAttribute("aria-label", t("net.replace.label", { name }));
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    replaceSeat(session, seat).finally(() => session.presence.update());
+  });
+  return button;
 }
 
 /**
@@ -171,6 +191,8 @@ export function showPresence(session, bar, { quiet = () => false } = {}) {
         const rtt = s.rtt !== null && s.rtt !== undefined ? t("net.presence.rtt", { ms: s.rtt }) : "";
         state.textContent = [word, rtt].filter(Boolean).join(" · ");
         li.append(dot, name, state);
+        const replace = replaceButton(session, i, s, names[i]?.name || `#${i + 1}`);
+        if (replace) li.append(replace);
         return li;
       }),
     );

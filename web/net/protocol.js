@@ -25,7 +25,9 @@ export const MAX_CHAT = 200;
 /** The quick reactions of the chat, sent by name and shown in each player's language. */
 export const REACTIONS = ["gg", "wp", "oops"];
 /** Each seat's connection as the host sees it (the presence message). */
-export const PRESENCE = ["host", "bot", "empty", "connected", "reconnecting", "away", "left"];
+export const PRESENCE = ["host", "bot", "empty", "connected", "reconnecting", "away", "left", "replaced"];
+/** The computer players a person's seat may be given to (private_table.COMPUTER_LEVELS). */
+export const COMPUTER_LEVELS = ["easy", "normal", "strong"];
 
 // --- field checks ---------------------------------------------------------------------------
 
@@ -91,9 +93,15 @@ export const TO_HOST = {
   resend: { from: int(0, 10_000_000) },
 };
 
+/**
+ * Every public message: the seats' own, and the host's `replace`, which
+ * gives a person's seat to a computer (standin.js). Guests may not send it.
+ */
+export const PUBLIC = { ...PRIVATE, replace: { deal: DEAL, seat: SEAT, level: oneOf(COMPUTER_LEVELS) } };
+
 const publicMessage = (v) => {
   try {
-    check(v, PRIVATE);
+    check(v, PUBLIC);
     return true;
   } catch {
     return false;
