@@ -165,11 +165,13 @@ def vendor_net(dest: Path) -> None:
     relative paths of the copies, whose own imports are all relative already.
     Source-map comments are dropped: the maps are not shipped.
 
-    Two small changes to Trystero make a friend's join fast; each is a
+    Three small changes to Trystero make a friend's join fast; each is a
     unified diff in patches/ that says why (read by vendor_patch): the
     torrent strategy's lesser peer announces at once when it sets an offer
-    aside (trystero-torrent-announce.patch), and each strategy keeps three
-    offers ready instead of twenty (trystero-core-offer-pool.patch).
+    aside (trystero-torrent-announce.patch), each strategy keeps three offers
+    ready instead of twenty (trystero-core-offer-pool.patch), and a peer that
+    hears a Nostr announce makes the offer itself
+    (trystero-core-announce-lead.patch).
     """
     vendor = dest / "vendor"
     core = fetch_npm_package("@trystero-p2p/core", TRYSTERO_VERSION)
@@ -201,7 +203,9 @@ def vendor_net(dest: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("\n".join(lines) + "\n")
 
-    core_patches = vendor_patch("trystero-core-offer-pool.patch")
+    core_patches = vendor_patch(
+        "trystero-core-offer-pool.patch", "trystero-core-announce-lead.patch"
+    )
     for module in sorted((core / "dist").glob("*.mjs")):
         patches = core_patches.pop(f"dist/{module.name}", ())
         copy_module(module, vendor / "trystero" / "core" / module.name, patches=patches)
@@ -224,15 +228,22 @@ def vendor_net(dest: Path) -> None:
     copy_module(qrcode / "dist" / "qrcode.mjs", vendor / "qrcode.mjs")
 
 
-def vendor_patch(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """A unified diff of patches/, as (before, after) texts per file it changes.
+def vendor_patch(*names: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Unified diffs of patches/, as (before, after) texts per file they change.
 
     A hunk's context and removed lines are the text to find (copy_module
     checks that it occurs exactly once), its context and added lines what
     replaces it. Text before the first `--- ` line explains the patch."""
     changes: dict[str, list[tuple[str, str]]] = {}
+    for name in names:
+        _read_patch(name, changes)
+    return {file: tuple(hunks) for file, hunks in changes.items()}
+
+
+def _read_patch(name: str, changes: dict[str, list[tuple[str, str]]]) -> None:
     lines = iter((ROOT / "patches" / name).read_text().splitlines())
     path = None
+    found = False
     for line in lines:
         if line.startswith("+++ b/"):
             path = line.removeprefix("+++ b/")
@@ -253,9 +264,9 @@ def vendor_patch(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
                 after.append(body[1:] + "\n")
                 new -= 1
         changes[path].append(("".join(before), "".join(after)))
-    if not any(changes.values()):
+        found = True
+    if not found:
         raise BuildError(f"patches/{name} has no hunk")
-    return {file: tuple(hunks) for file, hunks in changes.items()}
 
 
 # A module's static imports: `import … from "./x.js"`, `export … from "./x.js"`, `import "./x.js"`.
