@@ -165,13 +165,13 @@ def vendor_net(dest: Path) -> None:
     relative paths of the copies, whose own imports are all relative already.
     Source-map comments are dropped: the maps are not shipped.
 
-    One change is made to the torrent strategy (TORRENT_PATCH): of two peers
-    that both have offers out, only the one with the greater id answers the
-    other's offer, so the lesser one must send its offers before they can
-    connect, and a tracker forwards offers only when a peer announces (every
-    10 to 120 s). The lesser peer now announces at once when it sets an offer
-    aside, so a friend's join takes one round trip instead of a whole
-    announce interval.
+    Three small changes to Trystero make a friend's join fast; each is a
+    unified diff in patches/ that says why (read by vendor_patch): the
+    torrent strategy's lesser peer announces at once when it sets an offer
+    aside (trystero-torrent-announce.patch), each strategy keeps three offers
+    ready instead of twenty (trystero-core-offer-pool.patch), and a peer that
+    hears a Nostr announce makes the offer itself
+    (trystero-core-announce-lead.patch).
     """
     vendor = dest / "vendor"
     core = fetch_npm_package("@trystero-p2p/core", TRYSTERO_VERSION)
@@ -203,13 +203,19 @@ def vendor_net(dest: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("\n".join(lines) + "\n")
 
+    core_patches = vendor_patch(
+        "trystero-core-offer-pool.patch", "trystero-core-announce-lead.patch"
+    )
     for module in sorted((core / "dist").glob("*.mjs")):
-        copy_module(module, vendor / "trystero" / "core" / module.name)
+        patches = core_patches.pop(f"dist/{module.name}", ())
+        copy_module(module, vendor / "trystero" / "core" / module.name, patches=patches)
+    if core_patches:
+        raise BuildError(f"@trystero-p2p/core has no {', '.join(core_patches)} to patch")
     copy_module(
         torrent / "dist" / "index.mjs",
         vendor / "trystero" / "torrent.mjs",
         {"@trystero-p2p/core": "./core/index.mjs"},
-        TORRENT_PATCH,
+        vendor_patch("trystero-torrent-announce.patch")["dist/index.mjs"],
     )
     copy_module(
         nostr / "dist" / "index.mjs",
@@ -222,23 +228,45 @@ def vendor_net(dest: Path) -> None:
     copy_module(qrcode / "dist" / "qrcode.mjs", vendor / "qrcode.mjs")
 
 
-# The torrent strategy's offer handler: when it sets a friend's offer aside
-# (see vendor_net), announce at once, at most once a second per room.
-TORRENT_PATCH = (
-    (
-        "\t\tconst topicHandler = (data) => {\n"
-        "\t\t\tif (data.offer && data.peer_id && data.offer_id) onMessage(",
-        "\t\tlet answeredAsideAt = 0;\n"
-        "\t\tconst topicHandler = (data) => {\n"
-        "\t\t\tif (data.offer && data.peer_id && data.offer_id && selfId < data.peer_id"
-        " && keys(getRoomOutstandingOffers(rootTopic)).length > 0"
-        " && Date.now() - answeredAsideAt > 1e3) {\n"
-        "\t\t\t\tansweredAsideAt = Date.now();\n"
-        "\t\t\t\tsetTimeout(() => topicState.announce(), 0);\n"
-        "\t\t\t}\n"
-        "\t\t\tif (data.offer && data.peer_id && data.offer_id) onMessage(",
-    ),
-)
+def vendor_patch(*names: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Unified diffs of patches/, as (before, after) texts per file they change.
+
+    A hunk's context and removed lines are the text to find (copy_module
+    checks that it occurs exactly once), its context and added lines what
+    replaces it. Text before the first `--- ` line explains the patch."""
+    changes: dict[str, list[tuple[str, str]]] = {}
+    for name in names:
+        _read_patch(name, changes)
+    return {file: tuple(hunks) for file, hunks in changes.items()}
+
+
+def _read_patch(name: str, changes: dict[str, list[tuple[str, str]]]) -> None:
+    lines = iter((ROOT / "patches" / name).read_text().splitlines())
+    path = None
+    found = False
+    for line in lines:
+        if line.startswith("+++ b/"):
+            path = line.removeprefix("+++ b/")
+            changes.setdefault(path, [])
+        counts = re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", line)
+        if not counts or path is None:
+            continue
+        old, new = (int(n) if n is not None else 1 for n in counts.groups())
+        before, after = [], []
+        while old or new:
+            body = next(lines, None)
+            if body is None or body[:1] not in (" ", "-", "+"):
+                raise BuildError(f"patches/{name}: a hunk of {path} ends early")
+            if body[0] != "+":
+                before.append(body[1:] + "\n")
+                old -= 1
+            if body[0] != "-":
+                after.append(body[1:] + "\n")
+                new -= 1
+        changes[path].append(("".join(before), "".join(after)))
+        found = True
+    if not found:
+        raise BuildError(f"patches/{name} has no hunk")
 
 
 # A module's static imports: `import … from "./x.js"`, `export … from "./x.js"`, `import "./x.js"`.

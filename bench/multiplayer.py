@@ -58,9 +58,12 @@ MY_SEAT = """() => {
 def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[float]]:
     """Two fresh contexts open the link at once, `runs` times; seconds to seated, in the page,
     of the guest seated first and of the one seated second, and every guest's split: the
-    page's own start (navigation → rooms joined) and the network's part (rooms → seated)."""
+    page's own start (navigation → rooms joined) and the network's part (rooms → seated),
+    the host's share of it split into a relay's socket opening, the host's connection
+    (signalling through the relays, WebRTC, Trystero's handshake) and its key's check."""
     out: dict[str, list[float]] = {
-        "first": [], "second": [], "page": [], "network": [], "host": [], "seat": []
+        "first": [], "second": [], "page": [], "network": [], "host": [], "seat": [],
+        "relay": [], "connect": [], "check": [],
     }  # fmt: skip
     for _ in range(runs):
         contexts = [browser.new_context() for _ in range(2)]
@@ -78,6 +81,12 @@ def time_to_seat(browser: Browser, table: Table, runs: int) -> dict[str, list[fl
             proved = table.mark(page, "thousand:net-host") or seated
             out["host"].append(proved - joined)
             out["seat"].append(seated - proved)
+            # The host's part, finer: a relay reached, the host's connection made, its key checked.
+            opened = table.mark(page, "thousand:net-relay") or joined
+            met = table.mark(page, "thousand:net-host-met") or proved
+            out["relay"].append(opened - joined)
+            out["connect"].append(met - opened)
+            out["check"].append(proved - met)
         # The host frees the seats through the lobby's Remove button.
         for page in pages:
             seat = page.evaluate(MY_SEAT)
@@ -231,6 +240,9 @@ def print_seated(seated: dict[str, list[float]], runs: int, relays: list[str]) -
     print(f"  the page's own start (navigation → rooms joined): {line(seated['page'])}")
     print(f"  the network's part (rooms joined → seated):       {line(seated['network'])}")
     print(f"    rooms joined → the host's signed key checked:   {line(seated['host'])}")
+    print(f"      rooms joined → a relay's socket open:         {line(seated['relay'])}")
+    print(f"      → the host connected (signalling, WebRTC):    {line(seated['connect'])}")
+    print(f"      → its signed key checked:                     {line(seated['check'])}")
     print(f"    the host's key checked → seated in the lobby:   {line(seated['seat'])}")
 
 

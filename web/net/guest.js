@@ -23,7 +23,7 @@
 import { randomSeed, verifier } from "./identity.js";
 import { VERSION, checkHostBody, digest, openEnvelope } from "./protocol.js";
 import { followReplace } from "./standin.js";
-import { Transport } from "./transport.js";
+import { Transport, markOnce } from "./transport.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 
 export const GUEST_RECORD = (room) => `thousand:net:guest:${room}`;
@@ -209,7 +209,9 @@ export class GuestSession extends EventTarget {
       this._epochTime = body.time;
       this._lastN = body.n;
       this.hostPeer = peer;
-      if (!performance.getEntriesByName("thousand:net-host").length) performance.mark("thousand:net-host"); // the host proved itself
+      // The page's timeline: when the host's connection was made, and when it proved itself.
+      markOnce("thousand:net-host-met", { startTime: this.transport.metAt.get(peer) });
+      markOnce("thousand:net-host");
       this._setHostStatus("connected");
       this.hello();
       return;

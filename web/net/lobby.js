@@ -360,10 +360,22 @@ function linkBox(session) {
     copy.textContent = w("copied");
   });
   const qr = el("div", { class: "net-qr", id: "net-qr" });
-  try {
-    qr.append(qrSVG(link));
-  } catch {
-    qr.hidden = true; // a link too long for a QR code still has its copy button
+  const drawQR = () => {
+    try {
+      qr.append(qrSVG(link));
+    } catch {
+      qr.hidden = true; // a link too long for a QR code still has its copy button
+    }
+  };
+  // A guest's page draws it once the host has answered, after the seats: until then its time goes to the join.
+  if (session.role === "host") drawQR();
+  else {
+    const answered = () => {
+      if (!session.table) return;
+      session.removeEventListener("status", answered);
+      setTimeout(drawQR, 0);
+    };
+    session.addEventListener("status", answered);
   }
   return el("div", { class: "net-link-box" }, el("label", { for: "net-link", text: w("link") }), el("div", { class: "net-link-row" }, input, copy), qr);
 }

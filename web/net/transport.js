@@ -75,6 +75,11 @@ export function relayPlan(relays) {
   return plan;
 }
 
+/** A performance mark on the page's timeline, the first time only. */
+export function markOnce(name, options) {
+  if (!performance.getEntriesByName(name).length) performance.mark(name, options);
+}
+
 /** A random id of `bytes` bytes, base64url. */
 export function randomId(bytes = 16) {
   return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
@@ -128,6 +133,7 @@ export class Transport extends EventTarget {
     performance.mark("thousand:net-rooms"); // the page's timeline: joining the rooms…
     this.peers = new Set();
     this.routes = new Map(); // peer → the strategies it is connected through, first one in use
+    this.metAt = new Map(); // peer → when it was first met (performance.now())
     this.rooms = {};
     this.configs = {};
     // Before Trystero's own goodbye (it leaves the rooms on beforeunload): a last word to the peers.
@@ -176,6 +182,10 @@ export class Transport extends EventTarget {
     const room = STRATEGIES[kind].joinRoom(config, roomId);
     const channel = room.makeAction("m");
     this.rooms[kind] = { room, send: channel.send };
+    // The page's timeline: the first relay socket open, of any strategy.
+    for (const socket of Object.values(STRATEGIES[kind].getRelaySockets?.() ?? {})) {
+      socket?.addEventListener?.("open", () => markOnce("thousand:net-relay"), { once: true });
+    }
     channel.onMessage = (data, context) => this._receive(data, context?.peerId ?? context);
     room.onPeerJoin = (peer) => {
       const route = this.routes.get(peer) ?? [];
@@ -183,6 +193,7 @@ export class Transport extends EventTarget {
       this.routes.set(peer, route);
       if (this.peers.has(peer)) return;
       if (!this.peers.size) performance.mark(`thousand:net-peer-${kind}`); // …the first peer met, and how
+      this.metAt.set(peer, performance.now());
       this.peers.add(peer);
       this.dispatchEvent(new CustomEvent("join", { detail: { peer, kind } }));
     };
@@ -193,6 +204,7 @@ export class Transport extends EventTarget {
         return;
       }
       this.routes.delete(peer);
+      this.metAt.delete(peer);
       if (!this.peers.delete(peer)) return;
       this.dispatchEvent(new CustomEvent("leave", { detail: { peer } }));
     };
