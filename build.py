@@ -666,7 +666,7 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         say("thousand wheel ...")
         wheel = build_engine_wheel(staging / "wheels")
         say("bytecode (Pyodide in Node.js) ...")
-        engine_pyc, micropip_pyc = with_bytecode(pyodide, [wheel, micropip])
+        engine_pyc, micropip = with_bytecode(pyodide, [wheel, micropip])
         shutil.copy2(engine_pyc, wheel)
         copy_web(staging)
         say("multiplayer libraries (npm) ...")
@@ -676,12 +676,10 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         for name in PYODIDE_FILES:
             if name != "pyodide-lock.json":
                 shutil.copy2(pyodide / name, staging / "pyodide" / name)
-        # micropip's own wheel is the snapshot worker's, after the first hand:
-        # plain, as its bytecode is in install_bytecode.zip for the first visit.
         shutil.copy2(micropip, staging / "pyodide" / micropip.name)
         say("standard library bytecode (Pyodide in Node.js) ...")
-        stdlib_pyc = stdlib_bytecode(pyodide, micropip_pyc, wheel)
-        install_bytecode(stdlib_pyc, micropip_pyc, staging / "pyodide" / INSTALL_BYTECODE)
+        stdlib_pyc = stdlib_bytecode(pyodide, micropip, wheel)
+        install_bytecode(stdlib_pyc, micropip, staging / "pyodide" / INSTALL_BYTECODE)
         write_lock(
             pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
         )

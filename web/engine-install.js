@@ -1,7 +1,8 @@
 /* Engine install: owns the first visit's way up, and the snapshot made of it.
  *
- * Pyodide starts while micropip, the engine wheel and the bridge's sources
- * download; micropip installs the wheel, and the bridge is imported. The engine worker (engine-worker.js) boots this way when it has
+ * Pyodide starts with micropip's package, while the engine wheel and the
+ * bridge's sources download; micropip installs the wheel, and the bridge is
+ * imported. The engine worker (engine-worker.js) boots this way when it has
  * no snapshot, and imports multiplayer's net_bridge.py only when a
  * multiplayer method is first called; the snapshot worker
  * (engine-snapshot-worker.js) boots this way too, after the first hand is
@@ -65,7 +66,7 @@ function fetchBytecode(manifest, here) {
   return fetchBytes(here(BYTECODE)).catch(() => null);
 }
 
-/** micropip, imported from the bytecode zip (`bytes`), or installed as Pyodide's package if it is not there. */
+/** micropip, imported from the bytecode zip (`bytes`) or, without one, installed as Pyodide's package. */
 async function importMicropip(pyodide, bytes) {
   if (bytes) {
     const path = `/lib/${BYTECODE.split("/").pop()}`;
@@ -77,7 +78,7 @@ async function importMicropip(pyodide, bytes) {
       globals.destroy();
     }
   }
-  if (!pyodide.runPython("import importlib.util; importlib.util.find_spec('micropip') is not None")) {
+  if (!bytes || !pyodide.runPython("import importlib.util; importlib.util.find_spec('micropip') is not None")) {
     await pyodide.loadPackage("micropip");
   }
   return pyodide.pyimport("micropip");
