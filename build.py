@@ -34,7 +34,6 @@ import sys
 import tarfile
 import tempfile
 import threading
-import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -561,7 +560,8 @@ def stamp(dist: Path, wheel: str) -> dict[str, object]:
 # loaded and imported, the engine wheel installed with it) and each module it
 # took from the standard library's zip beyond those Pyodide's own start
 # imports is compiled into a zip of its own, as unchecked hash-based .pyc
-# files under the same names; install_bytecode adds micropip's modules to it.
+# files under the same names; the worker puts it in front of the standard
+# library (PYTHONPATH) on a first visit, so the browser does not compile them.
 STDLIB_BYTECODE_PY = """
 import importlib.util, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
@@ -623,30 +623,6 @@ def stdlib_bytecode(pyodide: Path, micropip: Path, wheel: Path) -> Path:
     return target
 
 
-INSTALL_BYTECODE = "install_bytecode.zip"
-
-
-def install_bytecode(stdlib_pyc: Path, micropip: Path, target: Path) -> None:
-    """Write the zip a first visit puts in front of the standard library: every module
-    its install imports, compiled. The standard library's (stdlib_bytecode above) and
-    micropip's own (from its wheel with bytecode, each `pkg/__pycache__/mod.<tag>.pyc`
-    as `pkg/mod.pyc`), so that micropip is imported from here instead of being
-    installed as a package at Python's start (which unpacks its wheel and imports the
-    package loader's modules before the engine's install can begin)."""
-    with zipfile.ZipFile(target, "w") as dst:
-        with zipfile.ZipFile(stdlib_pyc) as src:
-            for info in src.infolist():
-                dst.writestr(info, src.read(info))
-        with zipfile.ZipFile(micropip) as src:
-            for info in src.infolist():
-                folder, _, name = info.filename.rpartition("/__pycache__/")
-                if not folder or not name.endswith(".pyc"):
-                    continue
-                entry = zipfile.ZipInfo(f"{folder}/{name.split('.')[0]}.pyc", (1980, 1, 1, 0, 0, 0))
-                entry.compress_type = zipfile.ZIP_DEFLATED
-                dst.writestr(entry, src.read(info))
-
-
 def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
     """Build the whole site into dist (replaced only once the new one is complete)."""
 
@@ -679,7 +655,7 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         shutil.copy2(micropip, staging / "pyodide" / micropip.name)
         say("standard library bytecode (Pyodide in Node.js) ...")
         stdlib_pyc = stdlib_bytecode(pyodide, micropip, wheel)
-        install_bytecode(stdlib_pyc, micropip, staging / "pyodide" / INSTALL_BYTECODE)
+        shutil.copy2(stdlib_pyc, staging / "pyodide" / STDLIB_BYTECODE)
         write_lock(
             pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
         )

@@ -9,16 +9,10 @@
  * on the table, imports everything and makes the memory snapshot that later
  * visits start from, with no game in it.
  *
- * Pyodide's standard library is Python source, compiled on every import.
- * The engine worker's install takes what it imports compiled from the build
- * (build.py: install_bytecode.zip), put in front of the standard library
- * once Python is up: the standard-library modules the install adds, and
- * micropip itself, which is then imported from there instead of being
- * installed as Pyodide's package at Python's start (that unpacks its wheel
- * and imports Pyodide's package loader before the engine's turn, and was
- * most of what a first visit cost beyond Pyodide's own boot). The snapshot
- * worker has micropip installed as the package (its memory must not
- * name a file that is not there after a restore).
+ * Pyodide's standard library is Python source, compiled on every import;
+ * the modules the install adds to Python's start come compiled in the build
+ * (build.py: python_stdlib_bytecode.zip), put in front of the standard
+ * library for the engine worker's install.
  */
 
 /** The loadPyodide options every boot shares, for Pyodide under `indexURL`. */
@@ -34,54 +28,21 @@ export function pyodideOptions(indexURL) {
 
 const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const fetchText = async (url) => (await fetch(url)).text();
-const BYTECODE = "pyodide/install_bytecode.zip";
+const BYTECODE = "pyodide/python_stdlib_bytecode.zip";
 
-/* The bytecode zip first on Python's path. A package whose __init__ comes
- * from the zip looks for its other modules in the standard library's zip
- * too (the finder adds that folder to the package's path), since the zip
- * holds only the modules the install imports (email's __init__, not
- * email.message). */
-const BYTECODE_FIRST = `
-import sys
-
-class BytecodeFirst:
-    @staticmethod
-    def find_spec(name, path=None, target=None):
-        for entry in list(path or ()):
-            if entry.startswith(ZIP + "/"):
-                stdlib = STDLIB + entry[len(ZIP):]
-                if stdlib not in path:
-                    path.append(stdlib)
-        return None
-
-STDLIB = next(p for p in sys.path if p.endswith(".zip"))
-sys.path.insert(sys.path.index(STDLIB), ZIP)
-sys.meta_path.insert(0, BytecodeFirst)
-`;
-
-/** Start downloading the bytecode zip, if the build has one; resolves with its bytes or null. */
-function fetchBytecode(manifest, here) {
-  if (!(BYTECODE in manifest.files)) return Promise.resolve(null);
+/** loadPyodide options that put the build's standard-library bytecode first on Python's path. */
+function bytecodeOptions(manifest, here) {
+  if (!(BYTECODE in manifest.files)) return {};
+  const path = `/lib/${BYTECODE.split("/").pop()}`;
   // A download that fails only costs the compiling it would have saved.
-  return fetchBytes(here(BYTECODE)).catch(() => null);
-}
-
-/** micropip, imported from the bytecode zip (`bytes`) or, without one, installed as Pyodide's package. */
-async function importMicropip(pyodide, bytes) {
-  if (bytes) {
-    const path = `/lib/${BYTECODE.split("/").pop()}`;
-    pyodide.FS.writeFile(path, bytes);
-    const globals = pyodide.toPy({ ZIP: path });
-    try {
-      pyodide.runPython(BYTECODE_FIRST, { globals });
-    } finally {
-      globals.destroy();
-    }
-  }
-  if (!bytes || !pyodide.runPython("import importlib.util; importlib.util.find_spec('micropip') is not None")) {
-    await pyodide.loadPackage("micropip");
-  }
-  return pyodide.pyimport("micropip");
+  const bytes = fetchBytes(here(BYTECODE)).catch(() => null);
+  return {
+    env: { PYTHONPATH: path },
+    fsInit: async (FS) => {
+      const data = await bytes;
+      if (data) FS.writeFile(path, data);
+    },
+  };
 }
 
 /** The Python modules that sit beside the bridge in the build (engine_bridge.py, …). */
@@ -112,17 +73,17 @@ export async function install({ manifest, here, loadPyodide, fresh, snapshot = f
   const megabytes = big.reduce((sum, name) => sum + (manifest.files[name]?.size ?? 0), 0) / 1e6;
   if (fresh) progress(0.05, "boot.download", { size: megabytes.toFixed(1) });
   else progress(0.05, "boot.python");
-  const bytecode = snapshot ? Promise.resolve(null) : fetchBytecode(manifest, here);
-  // For a snapshot, micropip's package loads while Python starts (Pyodide
-  // loads `packages` beside its bootstrap), not after it.
+  // micropip's package loads while Python starts (Pyodide loads `packages`
+  // beside its bootstrap), not after it.
   const pyodide = await loadPyodide({
     ...pyodideOptions(here("pyodide/")),
-    ...(snapshot ? { packages: ["micropip"], _makeSnapshot: true } : {}),
+    packages: ["micropip"],
+    ...(snapshot ? { _makeSnapshot: true } : bytecodeOptions(manifest, here)),
   });
   step("pyodide-ready");
   progress(0.9, "boot.install");
-  const micropip = await importMicropip(pyodide, await bytecode);
   pyodide.FS.writeFile(`/tmp/${wheelName}`, await wheel);
+  const micropip = pyodide.pyimport("micropip");
   try {
     await micropip.install.callKwargs(`emfs:/tmp/${wheelName}`, { deps: false });
   } finally {
