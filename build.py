@@ -273,32 +273,53 @@ def _read_patch(name: str, changes: dict[str, list[tuple[str, str]]]) -> None:
 IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"'`;]*?["'](\.{1,2}/[^"']+)["']""", re.M)
 
 
-def preload_modules(dest: Path, entries: tuple[str, ...] = ("engine-start.js", "main.js")) -> None:
-    """List every module the page imports in index.html as a modulepreload link.
-
-    The page's modules are many small files, and a browser learns of a
-    module's imports only once it has fetched it: Trystero's core sits six
-    imports below main.js, so a friend opening a table's link waited for six
-    round trips in turn before the page could join the table's rooms. With
-    the whole graph listed up front, the browser fetches it all at once.
-    """
+def module_graph(dest: Path, entries: tuple[str, ...], known: tuple[str, ...] = ()) -> list[str]:
+    """The modules `entries` import (statically, at any depth), themselves first, in the
+    order a browser meets them; those in `known` are left out, with what only they import."""
     seen: list[str] = []
     todo = list(entries)
     while todo:
         rel = todo.pop(0)
-        if rel in seen:
+        if rel in seen or rel in known:
             continue
         seen.append(rel)
         path = dest / rel
         for spec in IMPORT.findall(path.read_text()):
             todo.append((path.parent / spec).resolve().relative_to(dest.resolve()).as_posix())
+    return seen
+
+
+def preload_modules(
+    dest: Path,
+    entries: tuple[str, ...] = ("engine-start.js", "main.js"),
+    later: tuple[str, ...] = ("net/lobby.js",),
+) -> None:
+    """List every module the page imports in index.html as a modulepreload link.
+
+    The page's modules are many small files, and a browser learns of a
+    module's imports only once it has fetched it: Trystero's core sits six
+    imports below the lobby, so a friend opening a table's link waited for six
+    round trips in turn before the page could join the table's rooms. With
+    the whole graph listed up front, the browser fetches it all at once.
+
+    Multiplayer's modules (`later`: the lobby and what only it imports, half
+    of the page's script) are imported by main.js only when a table is played;
+    their links go into a template (`#net-modules`) that the page puts in
+    place when it imports them, at once for a table's link. On a first visit
+    against the computer they would be fetched and compiled while the
+    worker compiles Python.
+    """
+    now = module_graph(dest, entries, later)
+    net = module_graph(dest, later, tuple(now))
     index = dest / "index.html"
     marker = "  <!--MODULEPRELOAD-->\n"
     html = index.read_text()
     if html.count(marker) != 1:
         raise BuildError("index.html has no <!--MODULEPRELOAD--> line for the module list")
-    links = "".join(f'  <link rel="modulepreload" href="{rel}">\n' for rel in seen)
-    index.write_text(html.replace(marker, links))
+    links = "".join(f'  <link rel="modulepreload" href="{rel}">\n' for rel in now)
+    later_links = "".join(f'    <link rel="modulepreload" href="{rel}">\n' for rel in net)
+    template = f'  <template id="net-modules">\n{later_links}  </template>\n'
+    index.write_text(html.replace(marker, links + template))
 
 
 def fetch_micropip() -> Path:

@@ -29,7 +29,6 @@ import { announce, describe } from "./announce.js";
 import { replacedStory } from "./net/standin.js";
 import { cardRefusal, writeOffQuestion } from "./explain.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
-import { hostTable, hostsLink, joinTable, netText, parseLink } from "./net/lobby.js";
 import { showRules } from "./rules-help.js";
 import { renderGuide } from "./guide.js";
 import { askForHint, hintText, hintsOffered, markHint } from "./hints.js";
@@ -40,6 +39,22 @@ import { preferencesFieldset } from "./preferences.js";
 import { exportDialog, importDialog } from "./transfer.js";
 
 const $ = (id) => document.getElementById(id);
+
+/* Multiplayer's modules (the lobby, the network, Trystero: half of the
+ * page's script) are imported when a table is played or offered, not at
+ * start: on a first visit they would compile while the worker compiles
+ * Python. index.html lists them in #net-modules, fetched at once for a
+ * table's link; the first import puts that list in place otherwise. */
+const TABLE_LINK = /^#(?:.*&)?room=/;
+let lobbyLoading = null;
+function lobby() {
+  if (!lobbyLoading) {
+    const later = document.getElementById("net-modules");
+    if (later) document.head.append(later.content);
+    lobbyLoading = import("./net/lobby.js");
+  }
+  return lobbyLoading;
+}
 const params = new URLSearchParams(location.search);
 
 const prefs = loadPrefs();
@@ -205,6 +220,7 @@ function tableSettings(session) {
 
 /** Host a table for friends (or reopen this browser's), or join the table of a link. */
 async function playWithFriends(link = null) {
+  const { hostTable, hostsLink, joinTable, netText } = await lobby();
   const setup = currentSetup();
   const guest = link && !hostsLink(link);
   const name = prefs.setup?.name || netText(guest ? "name.guest" : "name.host");
@@ -576,6 +592,7 @@ function languageSelect(onChange = null) {
 }
 
 async function showMenu({ focus = null } = {}) {
+  const { netText } = await lobby();
   const box = document.createElement("div");
   box.className = "menu";
   const items = [
@@ -639,6 +656,7 @@ async function showMenu({ focus = null } = {}) {
 }
 
 async function showWelcome() {
+  const { netText } = await lobby();
   const box = document.createElement("div");
   box.className = "welcome";
   const p = document.createElement("p");
@@ -750,8 +768,9 @@ async function resume() {
 
 /* What waits until the first screen is up (a dealt hand, or the welcome),
  * so that it never competes with the boot for the first hand: the service
- * worker's download of the whole site, when the page is next idle, and
- * after an install the engine's snapshot for the next visit. The snapshot's
+ * worker's download of the whole site, when the page is next idle, with
+ * multiplayer's modules (for the menu), and after an install the engine's
+ * snapshot for the next visit. The snapshot's
  * worker starts once the site is cached, so the two do not compete either,
  * and the Pyodide it boots comes from the service worker's cache, as on
  * every later visit. */
@@ -762,6 +781,7 @@ function afterFirstScreen() {
   whenIdle(() => {
     const registering = registerServiceWorker();
     controlled(registering).then(() => engine.keepSnapshot()).catch(() => {});
+    lobby().catch(() => {});
   });
 }
 
@@ -773,16 +793,19 @@ function whenIdle(fn) {
 async function start() {
   // A table link (…#room=…&key=…): join it, or host it again after a reload.
   // The lobby connects while Python is still booting.
-  const link = parseLink();
-  const joining = link ? playWithFriends(link) : null;
-  joining?.catch(() => {}); // awaited below, once the engine is up
+  const joining = TABLE_LINK.test(location.hash)
+    ? lobby().then(({ parseLink }) => {
+      const link = parseLink();
+      return link ? playWithFriends(link).then(() => true) : false;
+    })
+    : Promise.resolve(false);
+  joining.catch(() => {}); // awaited below, once the engine is up
   try {
     await engine.ready;
     performance.mark("thousand:engine-ready");
     state.options = await engine.call("options");
     showReady();
-    if (joining) {
-      await joining;
+    if (await joining) {
       performance.mark("thousand:dealt");
       return;
     }

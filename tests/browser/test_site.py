@@ -150,6 +150,41 @@ def test_reload_boots_and_deals_again(page: Page, site_url: str, console: Consol
     assert console.errors == []
 
 
+# When each multiplayer module (the lobby, Trystero) began to load, in ms since navigation.
+NET_FETCHES = """performance.getEntriesByType("resource")
+  .filter((e) => /\\/(net|vendor)\\//.test(new URL(e.name).pathname)).map((e) => e.startTime)"""
+MARK = "performance.getEntriesByName('thousand:{}')[0]?.startTime ?? null"
+
+
+@pytest.mark.first_visit
+def test_multiplayer_modules_wait_until_the_first_hand_is_dealt(
+    page: Page, site_url: str, console: Console
+) -> None:
+    # Against the computer none of them competes with Python's start; the
+    # menu has them once the hand is dealt.
+    page.goto(site_url + "?seed=4")
+    wait_dealt(page)
+    page.wait_for_function(f"{MARK.format('dealt')} !== null")
+    dealt = page.evaluate(MARK.format("dealt"))
+    page.wait_for_function(f"{NET_FETCHES}.length > 20")
+    assert min(page.evaluate(NET_FETCHES)) > dealt
+    page.click("#btn-menu")
+    expect(page.locator("dialog .menu")).to_be_visible()
+    assert console.errors == []
+
+
+@pytest.mark.first_visit
+def test_a_tables_link_loads_the_multiplayer_modules_while_python_starts(
+    page: Page, site_url: str
+) -> None:
+    # (No relay answers here; only when the modules loaded is looked at.)
+    page.goto(site_url + f"#room={'r' * 16}&key={'k' * 16}")
+    page.wait_for_function(f"{MARK.format('pyodide-ready')} !== null", timeout=120_000)
+    fetched = page.evaluate(NET_FETCHES)
+    assert len(fetched) > 20
+    assert max(fetched) < page.evaluate(MARK.format("pyodide-ready"))
+
+
 @pytest.fixture
 def own_server(dist: Path, request: pytest.FixtureRequest) -> Iterator[tuple[object, str]]:
     """A server of this test's own, which the test may shut down."""
