@@ -140,6 +140,11 @@ def load_runs(paths: list[str]) -> list[dict[str, Any]]:
     return merged
 
 
+def save(results: list[dict[str, Any]], path: str) -> None:
+    with open(path, "w") as f:
+        json.dump(sorted(results, key=lambda r: r["index"]), f)
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -197,6 +202,8 @@ def main() -> None:
     with multiprocessing.Pool(args.workers) as pool:
         for k, r in enumerate(pool.imap_unordered(run_deal, tasks, chunksize=1)):
             results.append(r)
+            if (k + 1) % 10 == 0 and args.json:
+                save(results, args.json)  # a run cut short still leaves its deals
             if (k + 1) % 50 == 0:
                 print(
                     f"  {k + 1}/{len(tasks)} deals, {time.perf_counter() - started:.0f} s",
@@ -205,8 +212,7 @@ def main() -> None:
                 )
     results.sort(key=lambda r: r["index"])
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f)
+        save(results, args.json)
     summary(results, bots, args, time.perf_counter() - started)
 
 

@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 from thousand import Game
+from thousand.bots import choose
 from thousand.bots.decision import DEFAULT_BUDGET
 from thousand.bots.knowledge import read_view
 from thousand.bots.sampling import sample_deals
@@ -143,3 +144,21 @@ def test_the_declaring_margins_of_the_budget_decide_the_bid() -> None:
     assert answer(defend_value=-1e6) == "bid 105"
     # A margin no sample can spare leaves no contract worth bidding for.
     assert answer(shade=200) == "pass"
+
+
+def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
+    # The contract is raised as far as the samples, spared the margin, still reach.
+    game = Game.new(seed=2)
+    view = game.view(game.current_player)
+    while view["phase"] != "contract":
+        game.apply(choose(view, "normal", seed=0))
+        view = game.view(game.current_player)
+    values = sorted(int(a.split()[1]) for a in view["legal"] if a.startswith("contract "))
+
+    def answer(margin: int) -> str:
+        budget = replace(DEFAULT_BUDGET, contract_shade=margin)
+        return choose_strong(view, random.Random(1), None, budget)
+
+    lowest, highest_searched = f"contract {values[0]}", f"contract {values[7]}"
+    assert answer(-300) == highest_searched
+    assert answer(300) in (lowest, "writeoff")

@@ -42,7 +42,9 @@ class Budget:
     """One first-trick search may use at most this fraction (1/n) of the declaring cap; a
     sample that needs more is left out, so one hard deal does not eat the whole budget."""
     shade: int = 15
-    """Points a sampled double-dummy result must spare before a bid or contract counts on it."""
+    """Points a sampled double-dummy result must spare before a bid counts on it."""
+    contract_shade: int = 15
+    """The same margin for the contract, named once the talon is in hand."""
     defend_value: float = 5.0
     """Rough match value of defending a hand, against which declaring is weighed."""
     write_off_margin: float = 15.0

@@ -103,6 +103,7 @@ def first_lead_reach(
     thresholds: list[int],
     banked: int = 0,
     bonus: int = 0,
+    shade: int | None = None,
 ) -> int:
     """The highest of ``thresholds`` (ascending) the declarer reaches from the first lead.
 
@@ -114,7 +115,8 @@ def first_lead_reach(
     """
     k, me = decision.k, decision.k.seat
     share = decision.budget.declare_cap // decision.budget.solve_share
-    shade = decision.budget.shade
+    if shade is None:
+        shade = decision.budget.shade
     s = decision.clock.solver(k, me, decision.rules, bonus, share)
     lo, hi = 0, len(thresholds) - 1
     best = -1
@@ -322,13 +324,15 @@ def contract(decision: Decision) -> str:
         return choose_heuristic(view, "normal", rng)
     deals = sample_deals(k, budget.contract_samples, rng, rules)
     banked = points(k.laid_away)
+    shade = budget.contract_shade
     reached: list[Reach] = []
     for deal in deals:
         if clock.out:
             break
         bonus = last_trick_bonus(rules, k.players, deal.dead)
         try:
-            r = first_lead_reach(decision, deal.hands, _probes(values[:8]), banked, bonus)
+            probes = _probes(values[:8])
+            r = first_lead_reach(decision, deal.hands, probes, banked, bonus, shade)
         except SearchAborted:
             if clock.out:
                 break
@@ -336,7 +340,7 @@ def contract(decision: Decision) -> str:
         reached.append(Reach(r, _extra(deal.hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = contract_choice(ctx, me, reached, values[:8], budget.shade)
+    v, u = contract_choice(ctx, me, reached, values[:8], shade)
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
         if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:
