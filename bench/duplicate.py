@@ -8,12 +8,17 @@ same cards). It prints, for each bot, the mean match points (score change
 on the sheet) per hand with a 95% confidence interval over the deals, and
 for each pair of bots the mean per-deal margin with its 95% CI.
 
+A ``--variant`` is the strong level with other budget fields, under a name of
+its own, so two settings of the search play the same deals side by side:
+
     python bench/duplicate.py --deals 2000 --bots strong,normal,easy --workers 2
+    python bench/duplicate.py --bots strong,wide,normal --variant wide=shade:25
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -27,19 +32,55 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 
 from thousand import Game, Rules
-from thousand.bots import choose
+from thousand.bots import DEFAULT_BUDGET_S, _rng, choose
+from thousand.bots.decision import DEFAULT_BUDGET, Budget
+from thousand.bots.strong import choose_strong
+
+Variants = dict[str, Budget]
+
+
+def parse_variants(specs: list[str]) -> Variants:
+    """``name=field:value,field:value`` into budgets of the strong level."""
+    out: Variants = {}
+    for spec in specs:
+        name, _, fields = spec.partition("=")
+        changes: dict[str, Any] = {}
+        for item in filter(None, fields.split(",")):
+            key, _, text = item.partition(":")
+            kind = type(getattr(DEFAULT_BUDGET, key))
+            changes[key] = kind(text)
+        out[name] = dataclasses.replace(DEFAULT_BUDGET, **changes)
+    return out
+
+
+def decide(
+    view: dict[str, Any], bot: str, seed: int, variants: Variants, budget_s: float | None = None
+) -> str:
+    """The action of ``bot``: a level, or a variant of the strong level (seeded as strong)."""
+    if bot not in variants:
+        return choose(view, level=bot, seed=seed, budget_s=budget_s)
+    legal: list[str] = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    wall = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    return choose_strong(view, _rng(view, "strong", seed), wall, variants[bot])
 
 
 def play_hand(
-    bots: list[str], seed: str, scores: list[int] | None, rules: Rules, bot_seed: int
+    bots: list[str],
+    seed: str,
+    scores: list[int] | None,
+    rules: Rules,
+    bot_seed: int,
+    variants: Variants | None = None,
+    budget_s: float | None = None,
 ) -> tuple[list[int], dict[str, Any]]:
     """Play one scored hand with ``bots[seat]`` at each seat: score changes and sheet row."""
     game = Game.new(rules=rules, seed=seed, scores=scores)
     for _ in range(2000):
         seat = game.current_player
         assert seat is not None
-        action = choose(game.view(seat), level=bots[seat], seed=bot_seed)
-        game.apply(action)
+        game.apply(decide(game.view(seat), bots[seat], bot_seed, variants or {}, budget_s))
         rows = [r for r in game.sheet if r["result"] != "redeal"]
         if rows:
             return list(rows[0]["deltas"]), rows[0]
@@ -48,8 +89,11 @@ def play_hand(
     return [0] * len(bots), {"result": "redeal"}
 
 
-def run_deal(args: tuple[int, list[str], str, str]) -> dict[str, Any]:
-    index, bots, preset, score_mode = args
+def run_deal(
+    args: tuple[int, list[str], str, str, list[str], float | None],
+) -> dict[str, Any]:
+    index, bots, preset, score_mode, variant_specs, budget_s = args
+    variants = parse_variants(variant_specs)
     rules = Rules.preset(preset)
     n = rules.players
     rng = random.Random(f"scores/{index}")
@@ -61,7 +105,15 @@ def run_deal(args: tuple[int, list[str], str, str]) -> dict[str, Any]:
     for perm in itertools.permutations(range(len(bots))):
         seating = [bots[p] for p in perm]
         t = time.perf_counter()
-        deltas, row = play_hand(seating, f"dup/{index}", scores, rules, bot_seed=index)
+        deltas, row = play_hand(
+            seating,
+            f"dup/{index}",
+            scores,
+            rules,
+            bot_seed=index,
+            variants=variants,
+            budget_s=budget_s,
+        )
         seconds += time.perf_counter() - t
         for seat, bot in enumerate(seating):
             per_bot[bot].append(deltas[seat])
@@ -88,6 +140,11 @@ def load_runs(paths: list[str]) -> list[dict[str, Any]]:
     return merged
 
 
+def save(results: list[dict[str, Any]], path: str) -> None:
+    with open(path, "w") as f:
+        json.dump(sorted(results, key=lambda r: r["index"]), f)
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -108,6 +165,19 @@ def main() -> None:
         default="zero",
         help="starting scores of every deal: all zero, or random 0..700 per seat",
     )
+    ap.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=FIELD:VALUE,...",
+        help="a strong level with other budget fields, usable as a bot name",
+    )
+    ap.add_argument(
+        "--budget-s",
+        type=float,
+        help="the strong level's wall-clock safety net per decision (seconds); raise it on "
+        "a loaded machine so that the node counts, not the clock, end the searches",
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--start", type=int, default=0, help="index of the first deal")
     ap.add_argument("--json", help="also write the per-deal results here")
@@ -123,13 +193,17 @@ def main() -> None:
         summary(load_runs(args.merge), bots, args, 0.0)
         return
     tasks = [
-        (i, bots, args.preset, args.scores) for i in range(args.start, args.start + args.deals)
+        (i, bots, args.preset, args.scores, args.variant, args.budget_s)
+        for i in range(args.start, args.start + args.deals)
     ]
+    parse_variants(args.variant)  # a misspelt field fails here, not in every worker
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     with multiprocessing.Pool(args.workers) as pool:
         for k, r in enumerate(pool.imap_unordered(run_deal, tasks, chunksize=1)):
             results.append(r)
+            if (k + 1) % 10 == 0 and args.json:
+                save(results, args.json)  # a run cut short still leaves its deals
             if (k + 1) % 50 == 0:
                 print(
                     f"  {k + 1}/{len(tasks)} deals, {time.perf_counter() - started:.0f} s",
@@ -138,8 +212,7 @@ def main() -> None:
                 )
     results.sort(key=lambda r: r["index"])
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f)
+        save(results, args.json)
     summary(results, bots, args, time.perf_counter() - started)
 
 

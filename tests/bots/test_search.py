@@ -4,11 +4,15 @@ view reader, and the match value."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from thousand import Game
+from thousand.bots import choose
+from thousand.bots.decision import DEFAULT_BUDGET
 from thousand.bots.knowledge import read_view
 from thousand.bots.sampling import sample_deals
 from thousand.bots.solver import Solver
+from thousand.bots.strong import choose_strong
 from thousand.bots.value import WIN_VALUE, MatchContext
 from thousand.cards import MARRIAGE_VALUES, RANK_POINTS, SUIT_MASKS, mask_of
 
@@ -123,3 +127,38 @@ def test_match_value_knows_the_barrel_and_samosval() -> None:
     ctx = MatchContext(1, [0, 1, 2], [300, 535, 300], [False] * 3, rules)
     # Seat 1 at 535 taking 20 as a defender lands on 555 and falls to 0.
     assert ctx.play_outcome(0, 100, 80.0) < ctx.play_outcome(0, 100, 70.0)
+
+
+def test_the_declaring_margins_of_the_budget_decide_the_bid() -> None:
+    # Declaring is weighed against the match value of defending: a defence worth
+    # more than any contract makes the bot pass, one worth less makes it bid.
+    game = Game.new(seed=5)
+    view = game.view(game.current_player)
+    assert "pass" in view["legal"] and "bid 105" in view["legal"]
+
+    def answer(**margins: float) -> str:
+        budget = replace(DEFAULT_BUDGET, **margins)  # type: ignore[arg-type]
+        return choose_strong(view, random.Random(1), None, budget)
+
+    assert answer(defend_value=1e6) == "pass"
+    assert answer(defend_value=-1e6) == "bid 105"
+    # A margin no sample can spare leaves no contract worth bidding for.
+    assert answer(shade=200) == "pass"
+
+
+def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
+    # The contract is raised as far as the samples, spared the margin, still reach.
+    game = Game.new(seed=2)
+    view = game.view(game.current_player)
+    while view["phase"] != "contract":
+        game.apply(choose(view, "normal", seed=0))
+        view = game.view(game.current_player)
+    values = sorted(int(a.split()[1]) for a in view["legal"] if a.startswith("contract "))
+
+    def answer(margin: int) -> str:
+        budget = replace(DEFAULT_BUDGET, contract_shade=margin)
+        return choose_strong(view, random.Random(1), None, budget)
+
+    lowest, highest_searched = f"contract {values[0]}", f"contract {values[7]}"
+    assert answer(-300) == highest_searched
+    assert answer(300) in (lowest, "writeoff")

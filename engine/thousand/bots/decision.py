@@ -22,7 +22,7 @@ from .value import MatchContext
 
 @dataclass(frozen=True)
 class Budget:
-    """The deterministic amount of work per decision."""
+    """The deterministic amount of work per decision, and the margins the declaring weighs by."""
 
     play_samples: int = 16
     play_nodes: int = 28_000
@@ -41,6 +41,15 @@ class Budget:
     solve_share: int = 5
     """One first-trick search may use at most this fraction (1/n) of the declaring cap; a
     sample that needs more is left out, so one hard deal does not eat the whole budget."""
+    shade: int = 15
+    """Points a sampled double-dummy result must spare before a bid counts on it."""
+    contract_shade: int = 15
+    """The same margin for the contract, named once the talon is in hand."""
+    defend_value: float = 5.0
+    """Rough match value of defending a hand, against which declaring is weighed."""
+    write_off_margin: float = 15.0
+    """Match value by which writing off must beat the best contract: the samples see the
+    defenders' cards, so a hand looks more hopeless to them than it is."""
 
 
 DEFAULT_BUDGET = Budget()

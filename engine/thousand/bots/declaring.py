@@ -31,18 +31,8 @@ from .sampling import Deal, _marriage_total, sample_deals
 from .solver import INF, SearchAborted
 from .value import MatchContext
 
-DEFEND_VALUE = 5.0
-"""Rough match value of defending a hand, against which declaring is weighed."""
-
-SHADE = 15
-"""Points a sampled double-dummy result must spare before a bid or contract counts on it."""
-
 DEFENDER_MARRIAGE = 0.5
 """Share of a defender's marriage it is expected to declare (it needs the lead)."""
-
-WRITE_OFF_MARGIN = 15.0
-"""Match value by which writing off must beat the best contract: the samples see the
-defenders' cards, so a hand looks more hopeless to them than it is."""
 
 LAID_AWAY = -1
 """The receiver of a card laid away face down (two players)."""
@@ -113,24 +103,27 @@ def first_lead_reach(
     thresholds: list[int],
     banked: int = 0,
     bonus: int = 0,
+    shade: int | None = None,
 ) -> int:
     """The highest of ``thresholds`` (ascending) the declarer reaches from the first lead.
 
     Returns ``-1`` when it reaches none. A binary search of null-window tests,
-    each asking for ``SHADE`` points more: a declarer who sees every card in
+    each asking for the budget's ``shade`` points more: a declarer who sees every card in
     a sample plays better than one who must guess (strategy fusion), so the
     raw double-dummy result flatters the contract. ``banked`` points are the
     declarer's already (two players: its discards).
     """
     k, me = decision.k, decision.k.seat
     share = decision.budget.declare_cap // decision.budget.solve_share
+    if shade is None:
+        shade = decision.budget.shade
     s = decision.clock.solver(k, me, decision.rules, bonus, share)
     lo, hi = 0, len(thresholds) - 1
     best = -1
     try:
         while lo <= hi:
             mid = (lo + hi) // 2
-            if s.reaches(hands, me, None, 0, thresholds[mid] + SHADE - banked):
+            if s.reaches(hands, me, None, 0, thresholds[mid] + shade - banked):
                 best = mid
                 lo = mid + 1
             else:
@@ -140,22 +133,23 @@ def first_lead_reach(
     return thresholds[best] if best >= 0 else -1
 
 
-def _failed_total(reached: int, contract: int) -> float:
+def _failed_total(reached: int, contract: int, shade: int) -> float:
     """The declarer's expected total in a sample that does not reach ``contract``."""
     if reached >= 0:
-        return float(reached + SHADE)
+        return float(reached + shade)
     return float(contract - 40)
 
 
 def contract_choice(
-    ctx: MatchContext, declarer: int, reached: list[Reach], values: list[int]
+    ctx: MatchContext, declarer: int, reached: list[Reach], values: list[int], shade: int
 ) -> tuple[int, float]:
     """The contract of ``values`` with the best mean outcome, given what each sample reaches."""
     best_v, best_u = values[0], -INF * 1.0
     for v in values:
         u = 0.0
         for r in reached:
-            total = float(r.points) if r.points >= v else min(_failed_total(r.points, v), v - 5)
+            failed = min(_failed_total(r.points, v, shade), v - 5)
+            total = float(r.points) if r.points >= v else failed
             u += ctx.play_outcome(declarer, v, total, r.extra)
         u /= max(1, len(reached))
         if u > best_u + 1e-9:
@@ -215,10 +209,10 @@ def bid(decision: Decision) -> str:
     if not reached:
         return choose_heuristic(view, "normal", rng)
     # Winning at `target` and naming the best contract afterwards.
-    _, declare_u = contract_choice(ctx, me, reached, [target, target + 3 * step])
-    if "redeal" in legal and max(declare_u, DEFEND_VALUE) < 0:
+    _, declare_u = contract_choice(ctx, me, reached, [target, target + 3 * step], budget.shade)
+    if "redeal" in legal and max(declare_u, budget.defend_value) < 0:
         return "redeal"
-    if declare_u > DEFEND_VALUE:
+    if declare_u > budget.defend_value:
         return f"bid {target}"
     return "pass" if "pass" in legal else f"bid {target}"
 
@@ -263,7 +257,8 @@ def _plan_values(
             reached[i].append(one)
     if not reached[0]:
         return []
-    return [contract_choice(ctx, me, r, thresholds)[1] for r in reached]
+    shade = decision.budget.shade
+    return [contract_choice(ctx, me, r, thresholds, shade)[1] for r in reached]
 
 
 def choose_talon(decision: Decision) -> str:
@@ -329,13 +324,15 @@ def contract(decision: Decision) -> str:
         return choose_heuristic(view, "normal", rng)
     deals = sample_deals(k, budget.contract_samples, rng, rules)
     banked = points(k.laid_away)
+    shade = budget.contract_shade
     reached: list[Reach] = []
     for deal in deals:
         if clock.out:
             break
         bonus = last_trick_bonus(rules, k.players, deal.dead)
         try:
-            r = first_lead_reach(decision, deal.hands, _probes(values[:8]), banked, bonus)
+            probes = _probes(values[:8])
+            r = first_lead_reach(decision, deal.hands, probes, banked, bonus, shade)
         except SearchAborted:
             if clock.out:
                 break
@@ -343,10 +340,10 @@ def contract(decision: Decision) -> str:
         reached.append(Reach(r, _extra(deal.hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = contract_choice(ctx, me, reached, values[:8])
+    v, u = contract_choice(ctx, me, reached, values[:8], shade)
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
-        if ctx.write_off_outcome(me, bid_value) > u + WRITE_OFF_MARGIN:
+        if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:
             return "writeoff"
     if "redeal" in legal and u < 0:
         return "redeal"
