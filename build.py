@@ -740,6 +740,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """The threaded server, quiet about a browser that closed a connection mid-file
+    (a page closed while it was still downloading)."""
+
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: object
+    ) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def make_server(
     directory: Path = DIST,
     host: str = "127.0.0.1",
@@ -751,9 +762,7 @@ def make_server(
     if not (prefix.startswith("/") and prefix.endswith("/")):
         raise ValueError(f"prefix must start and end with '/': {prefix!r}")
     handler = type("Handler", (SiteHandler,), {"prefix": prefix, "quiet": quiet})
-    server = http.server.ThreadingHTTPServer(
-        (host, port), functools.partial(handler, directory=str(directory))
-    )
+    server = SiteServer((host, port), functools.partial(handler, directory=str(directory)))
     server.daemon_threads = True
     # Every path asked for, in order: the tests read it to see what the
     # service worker fetched.

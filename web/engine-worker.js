@@ -33,14 +33,22 @@ step("worker-started");
 
 // Started before anything else, and before the page's boot message: the
 // build manifest, the saved snapshot's bytes (if any) and Pyodide's script.
-const manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json());
-const snapshotReading = readSnapshot();
-const pyodideScript = import("./pyodide/pyodide.mjs");
-// The runtime's own script, 1.2 MB to compile, which loadPyodide imports
-// next: the same module, begun here.
-import("./pyodide/pyodide.asm.mjs").catch(() => {});
-manifestFetched.catch(() => {});
-pyodideScript.then(() => step("pyodide-script-loaded"), () => {});
+// A page that holds its boot back (a friend's first visit through a table's
+// link, index.html) names its worker "later": then all of it waits for the
+// boot message, so that nothing competes with joining the table.
+let manifestFetched, snapshotReading, pyodideScript;
+function startEarly() {
+  if (pyodideScript) return;
+  manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json());
+  snapshotReading = readSnapshot();
+  pyodideScript = import("./pyodide/pyodide.mjs");
+  // The runtime's own script, 1.2 MB to compile, which loadPyodide imports
+  // next: the same module, begun here.
+  import("./pyodide/pyodide.asm.mjs").catch(() => {});
+  manifestFetched.catch(() => {});
+  pyodideScript.then(() => step("pyodide-script-loaded"), () => {});
+}
+if (self.name !== "later") startEarly();
 const loadPyodide = async (options) => (await pyodideScript).loadPyodide(options);
 
 // The bar only moves forward, and a message goes out only when the shown
@@ -70,6 +78,7 @@ async function restore(saved) {
 }
 
 async function boot(fresh) {
+  startEarly();
   progress(0, "boot.manifest");
   const manifest = await manifestFetched;
   const keep = canKeepSnapshots();

@@ -25,10 +25,10 @@ export class EngineError extends Error {
 
 export class Engine extends EventTarget {
   /**
-   * @param {{fresh?: boolean, started?: {worker: Worker, early: object[]}}} options
+   * @param {{fresh?: boolean, started?: {worker: Worker, early: object[], boot?: () => void}}} options
    * fresh: nothing is cached yet, so say that Python downloads; started: a
-   * worker index.html already started and booted, with the messages it sent
-   * before this took it over
+   * worker index.html already started and booted (or will boot, on `boot()`),
+   * with the messages it sent before this took it over
    */
   constructor({ fresh = true, started = null, workerURL = new URL("./engine-worker.js", import.meta.url) } = {}) {
     super();
@@ -52,8 +52,14 @@ export class Engine extends EventTarget {
       event.preventDefault?.();
       this._fail(new EngineError({ name: "WorkerError", message: event.message || "the engine worker failed to load" }));
     });
+    this._boot = started?.boot ?? null;
     if (started) started.early.splice(0).forEach((message) => this._receive(message));
     else this.worker.postMessage({ type: "boot", fresh });
+  }
+
+  /** Start booting Python now, if index.html held the boot back (a first visit through a table's link). */
+  boot() {
+    this._boot?.();
   }
 
   /**

@@ -792,7 +792,8 @@ function whenIdle(fn) {
 
 async function start() {
   // A table link (…#room=…&key=…): join it, or host it again after a reload.
-  // The lobby connects while Python is still booting.
+  // The lobby connects while Python boots (a first visit through the link
+  // boots it once seated: index.html).
   const joining = TABLE_LINK.test(location.hash)
     ? lobby().then(({ parseLink }) => {
       const link = parseLink();

@@ -90,6 +90,15 @@ def presence(page: Page) -> list[str]:
 
 def test_both_guests_join_at_once_and_play_with_one_relay_dead(table: Table) -> None:
     assert len(table.seconds) == 2 and all(s < 60 for s in table.seconds)
+    # A friend's first visit is seated first: Python boots once the host has answered
+    # (or after 4 s, whichever comes first), and nothing of Pyodide loads before that.
+    for guest in table.guests:
+        host, asked, loaded = (
+            table.mark(guest, f"thousand:{m}")
+            for m in ("net-host", "boot-asked", "pyodide-script-loaded")
+        )
+        assert host is not None and asked is not None and loaded is not None
+        assert asked >= min(host, 3.9) and loaded >= asked, (host, asked, loaded)
     acts = "thousand.session.record.log.filter((m) => m.t === 'act').length"
     before = table.host.evaluate(acts)
     # Everyone moves through the UI (bidding, talon, the first tricks).

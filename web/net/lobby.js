@@ -304,6 +304,7 @@ function lobby(session) {
     else status.textContent = w("waiting.start");
     root.dataset.ready = String(ready);
     root.dataset.seated = String(session.seat !== null && Boolean(session.table));
+    if (root.dataset.seated === "true" || host) session.engine.boot?.(); // seated: Python may boot now
     drawNoPeer(noPeer, session);
   };
   session.addEventListener("status", draw);
