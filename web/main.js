@@ -26,7 +26,6 @@ import { reopenSummary, showHandEnd, showWinner as winnerDialog } from "./handen
 import { renderSettings } from "./settings.js";
 import { openReplay } from "./replay.js";
 import { announce, describe } from "./announce.js";
-import { replacedStory } from "./net/standin.js";
 import { cardRefusal, writeOffQuestion } from "./explain.js";
 import { cardLabel, cardShort, marriageValue, sortHand, suitName } from "./cards.js";
 import { showRules } from "./rules-help.js";
@@ -379,7 +378,10 @@ function onStatus(detail) {
   if (detail.kind === "thinking") state.thinking = detail.seat;
   else if (detail.kind === "idle") state.thinking = null;
   else if (detail.kind === "error" || detail.kind === "save-failed") showNote(detail.message);
-  else if (detail.kind === "replaced") showStory({ text: replacedStory(detail, state.session.seat), dealt: true });
+  else if (detail.kind === "replaced") {
+    // Only a network table has this status, so its modules are loaded already.
+    lobby().then(({ replacedStory }) => showStory({ text: replacedStory(detail, state.session.seat), dealt: true }));
+  }
   render();
 }
 

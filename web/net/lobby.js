@@ -23,6 +23,8 @@ import { evidenceText } from "./verdicts.js";
 import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
 
 export { parseLink };
+// The table story's line for a seat given to a computer (main.js, once a table is played).
+export { replacedStory } from "./standin.js";
 
 const WORDS = {
   en: {
