@@ -153,25 +153,31 @@ def net_private_replay(
             "cannot go on: open a new table"
         )
     peer = _new(rules, seats, master)
-    peer.start()
+    peer.catching_up = True  # what it owed along the way was sent then
     for msg in log:
         # A replace refused when it came is refused again: nothing changed then either.
         with contextlib.suppress(BadReplace):
             peer.receive(msg)
+    peer.catching_up = False
     return _state(peer, [] if peer.revealing else peer._next())
 
 
 @method
-def net_private_receive(msg: Message) -> dict[str, Any]:
+def net_private_receive(msg: Message, catching_up: bool = False) -> dict[str, Any]:
     """One public message in the host's order; ``out`` is what this page's seats send next.
 
-    A ``replace`` this peer refuses raises ``Refused`` and changes nothing.
+    ``catching_up``: a message from before this page's reload, whose answers this page
+    sent then (its seats' shuffles and unlocks are not worked out again; ``out`` may
+    then lack them). A ``replace`` this peer refuses raises ``Refused`` and changes nothing.
     """
     peer = _current()
+    peer.catching_up = bool(catching_up)
     try:
         out = peer.receive(msg)
     except BadReplace as e:
         raise Refused(str(e)[:200]) from None
+    finally:
+        peer.catching_up = False
     return _state(peer, out)
 
 

@@ -82,6 +82,10 @@ class PrivatePeer:
         self.problems: list[Problem] = []
         self.replaced: dict[int, str] = {}
         """Seat → the level of the computer that took it over from its player."""
+        self.catching_up = False
+        """Messages this peer's seats sent before are coming again (a reloaded page): what
+        they owed then is in the log already, so their shuffles and unlocks, the costly
+        part, are not worked out again."""
         self._new_ledger()
 
     # --- this deal --------------------------------------------------------------------
@@ -123,12 +127,12 @@ class PrivatePeer:
             return out
         s = led.next_shuffler()
         if s is not None:
-            if s in self.seats:
+            if s in self.seats and not self.catching_up:
                 out.append(self._msg("shuffle", s, deck=led.my_shuffle(s)))
             return out
         if len(self.unlocked) < self.players:
             s = len(self.unlocked)
-            if s in self.seats:
+            if s in self.seats and not self.catching_up:
                 positions = led.deal_positions(s)
                 out.append(
                     self._msg("unlock", s, stage="deal", values=led.my_unlocks(s, positions))
@@ -156,7 +160,7 @@ class PrivatePeer:
         if order is None or len(self.talon_unlocked) >= len(order):
             return []
         s = order[len(self.talon_unlocked)]
-        if s not in self.seats:
+        if s not in self.seats or self.catching_up:
             return []
         talon = self.ledger.places["talon"]
         return [self._msg("unlock", s, stage="talon", values=self.ledger.my_unlocks(s, talon))]

@@ -268,14 +268,15 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     # Mid-hand: a few moves are made first.
     acts = len(log_of(host, "act"))
     table.play_until(lambda: len(log_of(host, "act")) >= acts + 3)
-    before = host.evaluate(
-        "({deal: thousand.session.state.deal, hand: thousand.view.hand_no, "
-        "dealer: thousand.view.dealer, rows: thousand.view.sheet.length})"
-    )
     leaver.close(run_before_unload=True)
     table.pages.remove(leaver)
     expect(host.locator(line)).to_have_attribute("data-status", "left", timeout=15_000)
     expect(watcher.locator(line)).to_have_attribute("data-status", "left")
+    # Read once the leaver is gone: a hand that had just ended may have moved on till then.
+    before = host.evaluate(
+        "({deal: thousand.session.state.deal, hand: thousand.view.hand_no, "
+        "dealer: thousand.view.dealer, rows: thousand.view.sheet.length})"
+    )
     # A player who said goodbye may be replaced at once: only the host is offered it.
     button = host.locator(f"{line} button.net-replace")
     expect(button).to_have_text("Replace with a computer")

@@ -142,6 +142,27 @@ def test_a_reloaded_page_rebuilds_its_peer_from_the_public_messages() -> None:
     assert pages.states[1]["verdicts"] == {"0": []}
 
 
+def test_a_reloaded_guest_catching_up_skips_the_answers_it_sent_and_plays_on() -> None:
+    pages = Pages()
+    rng = random.Random(8)
+    for _ in range(6):
+        seat = pages.states[0]["turn"]
+        page = pages.page_of(seat)
+        legal = pages.states[page]["views"][seat]["legal"]
+        pages.send(page, pages.on(page, "net_private_act", seat, rng.choice(legal)))
+    before = pages.states[1]
+    call("net_private_new", RULES, [1], pages.peers[1].master)
+    # Its shuffle and unlocks are in the log: not one is worked out again…
+    skipped = [call("net_private_receive", m, True)["out"] for m in pages.log[:-1]]
+    assert skipped == [[]] * (len(pages.log) - 1)
+    # …and the page is where it was, owing what it owed.
+    again = call("net_private_receive", pages.log[-1], False)
+    assert again["views"] == before["views"] and again["out"] == before["out"]
+    pages.peers[1] = net_bridge._peer
+    pages.play_deal(rng)
+    assert pages.states[1]["verdicts"] == {"0": []}
+
+
 def test_a_table_saved_in_the_former_group_is_refused_clearly() -> None:
     pages = Pages()
     master = pages.peers[1].master

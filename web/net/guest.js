@@ -339,7 +339,7 @@ export class GuestSession extends EventTarget {
     // The host gave a seat to a computer (standin.js): maybe this one, which then only watches.
     if (m.t === "replace") {
       if (!(await followReplace(this, m))) return;
-    } else this.state = await this.engine.call("net_private_receive", m);
+    } else this.state = await this.engine.call("net_private_receive", m, i < this._hostCount - 1);
     await this._update(i);
   }
 
