@@ -93,6 +93,14 @@ class Pages:
     def page_of(self, seat: int) -> int:
         return next(p for p, seats in enumerate(self.seats) if seat in seats)
 
+    def play_moves(self, rng: random.Random, moves: int) -> None:
+        """``moves`` random legal moves, whoever is to move."""
+        for _ in range(moves):
+            seat = self.states[0]["turn"]
+            page = self.page_of(seat)
+            legal = self.states[page]["views"][seat]["legal"]
+            self.send(page, self.on(page, "net_private_act", seat, rng.choice(legal)))
+
     def play_deal(self, rng: random.Random) -> None:
         deal = self.states[0]["deal"]
         while self.states[0]["deal"] == deal and self.states[0]["turn"] is not None:
@@ -128,11 +136,7 @@ def test_a_computer_seat_is_played_by_the_host_page() -> None:
 def test_a_reloaded_page_rebuilds_its_peer_from_the_public_messages() -> None:
     pages = Pages()
     rng = random.Random(6)
-    for _ in range(6):
-        seat = pages.states[0]["turn"]
-        page = pages.page_of(seat)
-        legal = pages.states[page]["views"][seat]["legal"]
-        pages.send(page, pages.on(page, "net_private_act", seat, rng.choice(legal)))
+    pages.play_moves(rng, 6)
     master = pages.peers[1].master
     before = pages.states[1]
     again = call("net_private_replay", RULES, [1], master, pages.log)
@@ -145,11 +149,7 @@ def test_a_reloaded_page_rebuilds_its_peer_from_the_public_messages() -> None:
 def test_a_reloaded_guest_catching_up_skips_the_answers_it_sent_and_plays_on() -> None:
     pages = Pages()
     rng = random.Random(8)
-    for _ in range(6):
-        seat = pages.states[0]["turn"]
-        page = pages.page_of(seat)
-        legal = pages.states[page]["views"][seat]["legal"]
-        pages.send(page, pages.on(page, "net_private_act", seat, rng.choice(legal)))
+    pages.play_moves(rng, 6)
     before = pages.states[1]
     call("net_private_new", RULES, [1], pages.peers[1].master)
     # Its shuffle and unlocks are in the log: not one is worked out again…
