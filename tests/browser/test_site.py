@@ -108,7 +108,14 @@ def test_actions_go_through_the_engine(page: Page, site_url: str, console: Conso
         )
         game = page_game(page)
         assert game.log[count] == action
-        assert sorted(hand_on_page(page)) == sorted(game.view(0)["hand"])
+        # The computer players move on at once: the hand on the page is the engine's
+        # once the page has drawn the latest move (read both again until then).
+        for _ in range(50):
+            hand, game = hand_on_page(page), page_game(page)
+            if sorted(hand) == sorted(game.view(0)["hand"]):
+                break
+            page.wait_for_timeout(100)
+        assert sorted(hand) == sorted(game.view(0)["hand"])
     shot("after-three-actions")
     assert console.errors == []
 
