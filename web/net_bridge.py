@@ -76,12 +76,15 @@ def _current() -> PrivatePeer:
     return _peer
 
 
-def _new(rules: dict[str, Any], seats: list[int], master: str) -> PrivatePeer:
+def _new(
+    rules: dict[str, Any], seats: list[int], master: str, computers: list[int] | None
+) -> PrivatePeer:
     global _peer
     full = Rules.from_dict(rules)
     if full.players == 2:
         raise ValueError("a network table is for three or four players")
-    _peer = PrivatePeer(full, FIRST_DEALER, sorted(int(s) for s in seats), master)
+    lobby = frozenset(int(s) for s in computers or [])
+    _peer = PrivatePeer(full, FIRST_DEALER, sorted(int(s) for s in seats), master, lobby)
     return _peer
 
 
@@ -136,15 +139,25 @@ def _state(peer: PrivatePeer, out: list[Message] | None = None) -> dict[str, Any
 
 
 @method
-def net_private_new(rules: dict[str, Any], seats: list[int], master: str) -> dict[str, Any]:
-    """This page's peer of a new match, playing ``seats``; its first messages in ``out``."""
-    peer = _new(rules, seats, master)
+def net_private_new(
+    rules: dict[str, Any], seats: list[int], master: str, computers: list[int] | None = None
+) -> dict[str, Any]:
+    """This page's peer of a new match, playing ``seats``; its first messages in ``out``.
+
+    ``computers``: the seats the lobby gave to computers, which are no person's
+    and so are never given to a computer again by a ``replace``.
+    """
+    peer = _new(rules, seats, master, computers)
     return _state(peer, peer.start())
 
 
 @method
 def net_private_replay(
-    rules: dict[str, Any], seats: list[int], master: str, log: list[Message]
+    rules: dict[str, Any],
+    seats: list[int],
+    master: str,
+    log: list[Message],
+    computers: list[int] | None = None,
 ) -> dict[str, Any]:
     """Rebuild this page's peer from the public messages so far; ``out`` is what it still owes."""
     if _from_former_version(log):
@@ -152,7 +165,7 @@ def net_private_replay(
             "this table was saved by an earlier version of the game, whose private deal "
             "cannot go on: open a new table"
         )
-    peer = _new(rules, seats, master)
+    peer = _new(rules, seats, master, computers)
     peer.catching_up = True  # what it owed along the way was sent then
     for msg in log:
         # A replace refused when it came is refused again: nothing changed then either.

@@ -69,7 +69,14 @@ class BadReplace(ValueError):
 class PrivatePeer:
     """The private deal as one peer playing ``seats`` takes part in it."""
 
-    def __init__(self, rules: Rules, dealer: int, seats: list[int], master: str) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        seats: list[int],
+        master: str,
+        computers: frozenset[int] = frozenset(),
+    ) -> None:
         if not is_secret(master):
             raise ValueError("the master secret is 64 lowercase hex digits")
         if rules.players == 2:
@@ -82,6 +89,8 @@ class PrivatePeer:
         self.problems: list[Problem] = []
         self.replaced: dict[int, str] = {}
         """Seat → the level of the computer that took it over from its player."""
+        self.computers = computers
+        """The seats the lobby gave to computers (the host's peer plays them): no person's."""
         self.catching_up = False
         """Messages this peer's seats sent before are coming again (a reloaded page): what
         they owed then is in the log already, so their shuffles and unlocks, the costly
@@ -261,7 +270,7 @@ class PrivatePeer:
         if seat == HOST_SEAT:
             raise BadReplace("the host's own seat is not given to a computer")
         hosting = HOST_SEAT in self.seats
-        if seat in self.replaced or (hosting and seat in self.seats):
+        if seat in self.replaced or seat in self.computers or (hosting and seat in self.seats):
             raise BadReplace(f"seat {seat} is played by a computer already")
         if self.verdicts.get(self.deal_no):
             raise BadReplace("a cheat is named in this deal: the table has stopped")

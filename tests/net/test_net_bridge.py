@@ -51,7 +51,7 @@ class Pages:
         first: list[tuple[int, dict[str, Any]]] = []
         for page, seats in enumerate(self.seats):
             master = hashlib.sha256(f"bridge/{page}".encode()).hexdigest()
-            state = call("net_private_new", RULES, seats, master)
+            state = call("net_private_new", RULES, seats, master, [2] if bot else [])
             self.peers.append(net_bridge._peer)
             first += [(page, m) for m in state["out"]]
         self.states: list[dict[str, Any]] = [{} for _ in self.seats]

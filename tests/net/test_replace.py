@@ -171,9 +171,11 @@ def test_a_wrong_replace_is_refused_everywhere_and_changes_nothing(
 def test_a_seat_already_played_by_the_host_is_not_replaced() -> None:
     lobby = Pages(bot=True)  # seat 2 is a computer seat from the lobby
     msg = {"t": "replace", "deal": 0, "seat": 2, "level": "easy"}
-    net_bridge._peer = lobby.peers[0]
-    reply = reply_of("net_private_receive", msg)
-    assert reply["error"]["type"] == "Refused" and "computer already" in reply["error"]["message"]
+    for page in (0, 1):  # the host's page, and the guest's, told of the lobby's computers
+        before = json.dumps(lobby.on(page, "net_private_state"), sort_keys=True)
+        error = reply_of("net_private_receive", msg)["error"]
+        assert error["type"] == "Refused" and "computer already" in error["message"]
+        assert json.dumps(lobby.on(page, "net_private_state"), sort_keys=True) == before
     pages, _ = mid_hand(18)
     pages.replace(GONE)
     for page in (0, 1):

@@ -22,7 +22,7 @@
  */
 import { randomSeed, verifier } from "./identity.js";
 import { VERSION, checkHostBody, digest, openEnvelope } from "./protocol.js";
-import { followReplace } from "./standin.js";
+import { followReplace, lobbyComputers } from "./standin.js";
 import { Transport, markOnce } from "./transport.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 
@@ -335,7 +335,10 @@ export class GuestSession extends EventTarget {
 
   /** Public message `i`: this page's peer follows it and sends what its seat owes next. */
   async _receive(m, i) {
-    if (!this.state) this.state = await this.engine.call("net_private_new", this.table.rules, [this.seat], this.record.master);
+    if (!this.state) {
+      const computers = lobbyComputers(this.table.seats);
+      this.state = await this.engine.call("net_private_new", this.table.rules, [this.seat], this.record.master, computers);
+    }
     // The host gave a seat to a computer (standin.js): maybe this one, which then only watches.
     if (m.t === "replace") {
       if (!(await followReplace(this, m))) return;

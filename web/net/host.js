@@ -30,7 +30,7 @@
  */
 import { newIdentity, randomSeed, signer } from "./identity.js";
 import { ProtocolError, TO_HOST, digest, envelope, parse } from "./protocol.js";
-import { refuseReturning, replaceSeat } from "./standin.js";
+import { lobbyComputers, refuseReturning, replaceSeat } from "./standin.js";
 import { Verdicts, cardsSettled } from "./verdicts.js";
 import { Transport, loadSettings, makeLink, randomId } from "./transport.js";
 
@@ -251,10 +251,10 @@ export class HostSession extends EventTarget {
       r.phase = "playing";
       await this._tableChanged();
       this._broadcast({ t: "started" });
-      this.state = await this.engine.call("net_private_new", r.rules, this.mySeats, r.master);
+      this.state = await this.engine.call("net_private_new", r.rules, this.mySeats, r.master, lobbyComputers(r.seats));
     } else {
       // Rebuilt from the master secret and the public messages so far.
-      this.state = await this.engine.call("net_private_replay", r.rules, this.mySeats, r.master, r.log);
+      this.state = await this.engine.call("net_private_replay", r.rules, this.mySeats, r.master, r.log, lobbyComputers(r.seats));
       if (this.state.winner !== null) r.phase = "over";
     }
     await this._afterChange(this.state.out);

@@ -16,11 +16,11 @@
  * progress, whose cards nobody can open any more, is void and dealt again
  * from its start (same dealer, fresh keys; it scores nothing). The seat
  * keeps its player's name and shows as a computer run by the host, who
- * knows its cards; every page says so. A guest checks a replace against the
- * table it was shown (only a person's seat may be replaced) before its
- * engine checks the rest (the deal on the table, the level); one that fails
- * is refused with an error and changes nothing. A player who comes back to
- * a seat that was replaced is told so and watches.
+ * knows its cards; every page says so. A guest's engine, which knows the
+ * lobby's computer seats, checks a replace (only a person's seat, the deal
+ * on the table, a level); one that fails is refused with an error and
+ * changes nothing. A player who comes back to a seat that was replaced is
+ * told so and watches.
  */
 import { t } from "../i18n.js";
 import { COMPUTER_LEVELS, ProtocolError } from "./protocol.js";
@@ -85,7 +85,6 @@ export function refuseReturning(session, peer, token) {
  */
 export async function followReplace(session, m) {
   try {
-    checkReplace(session.table, m);
     session.state = await session.engine.call("net_private_receive", m);
   } catch (e) {
     session.state = { ...session.state, out: [] }; // nothing is owed for a message refused
@@ -100,13 +99,9 @@ export async function followReplace(session, m) {
 }
 
 /**
- * A guest's check of a replace the host published, against the table it
- * was shown: only a person's seat (or one already replaced, when it catches
- * up) may be replaced. Throws a ProtocolError; the engine checks the rest.
+ * The seats the lobby gave to computers, in a table's `seats`: no person's,
+ * so its engine refuses a replace of any of them (private_table.py).
  */
-export function checkReplace(table, msg) {
-  const s = table?.seats?.[msg.seat];
-  if (!s || !(s.kind === "guest" || (s.kind === "bot" && s.standIn))) {
-    throw new ProtocolError("bad-replace", `seat ${msg.seat + 1} is not a person's seat: it cannot be replaced`);
-  }
+export function lobbyComputers(seats) {
+  return seats.flatMap((s, i) => (s.kind === "bot" && !s.standIn ? [i] : []));
 }
