@@ -17,7 +17,7 @@ import { controlled, registerServiceWorker, watchForUpdate } from "./offline.js"
 import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
-import { dropEnded, playedCards, renderTable, showError, showNote, showProgress, showReady, showStory } from "./table.js";
+import { dropEnded, playedCards, renderTable, retellStory, showError, showNote, showProgress, showReady, showStory } from "./table.js";
 import { renderHand } from "./hand.js";
 import { renderControls } from "./controls.js";
 import { closeAll, confirmDialog, messageDialog, openDialog } from "./dialogs.js";
@@ -342,8 +342,9 @@ function onView(view) {
     reopenSummary(view, handEndContext());
     return;
   }
-  const story = describe(view, names(), state.session.seat, previous, fresh);
-  showStory(story);
+  const tell = () => describe(view, names(), state.session.seat, previous, fresh);
+  const story = tell();
+  showStory(story, tell);
   // The same last action again, nothing scored: a refreshed view, said once.
   const again = view.hand_no === previous.hand_no && !fresh.length
     && JSON.stringify(view.last_action) === JSON.stringify(previous.last_action);
@@ -380,7 +381,10 @@ function onStatus(detail) {
   else if (detail.kind === "error" || detail.kind === "save-failed") showNote(detail.message);
   else if (detail.kind === "replaced") {
     // Only a network table has this status, so its modules are loaded already.
-    lobby().then(({ replacedStory }) => showStory({ text: replacedStory(detail, state.session.seat), dealt: true }));
+    lobby().then(({ replacedStory }) => {
+      const tell = () => ({ text: replacedStory(detail, state.session.seat), dealt: true });
+      showStory(tell(), tell);
+    });
   }
   render();
 }
@@ -586,6 +590,7 @@ function languageSelect(onChange = null) {
     prefs.lang = setLanguage(select.value);
     savePrefs(prefs);
     translatePage();
+    retellStory();
     render();
     onChange?.(select);
   });

@@ -48,43 +48,53 @@ export function showNote(text) {
   $("note").textContent = text;
 }
 
-// The story of the deal so far: its last few lines, the newest last.
+// The story of the deal so far: its last few lines, the newest last. Each
+// line keeps how to tell it again, so a language switch retells it.
 const STORY_LINES = 3;
 let storyLines = [];
 
-let endedLine = "";
+let ended = { text: "", retell: null };
 
 /**
  * What just happened, in the middle of the table. `text` is the newest line;
  * `dealt` starts a new deal (the lines of the last one go), and `ended` is
  * what ended the last deal (a redeal, a write-off): it shows above the new
  * deal's lines until you act or the bidding is over (dropEnded). `phase` is
- * the view's. No arguments: clear.
+ * the view's. `retell()` gives the same story again in the current
+ * language. No arguments: clear.
  */
-export function showStory(story = null) {
-  const { text = "", dealt = true, ended = "", phase = "bidding" } = story ?? {};
+export function showStory(story = null, retell = null) {
+  const { text = "", dealt = true, phase = "bidding" } = story ?? {};
   if (dealt) {
     storyLines = [];
-    endedLine = ended;
+    ended = { text: story?.ended ?? "", retell: retell && (() => retell().ended ?? "") };
   }
-  if (!["bidding", "dark"].includes(phase)) endedLine = "";
+  if (!["bidding", "dark"].includes(phase)) ended = { text: "", retell: null };
   // A view that comes again (a network seat's view refreshed when its cards
   // are unlocked) tells its line once.
-  if (text && text !== storyLines.at(-1)) storyLines = [...storyLines, text].slice(-STORY_LINES);
+  if (text && text !== storyLines.at(-1)?.text) {
+    storyLines = [...storyLines, { text, retell: retell && (() => retell().text) }].slice(-STORY_LINES);
+  }
+  drawStory();
+}
+
+/** The story told again in the language just chosen. */
+export function retellStory() {
+  for (const line of [ended, ...storyLines]) if (line.retell) line.text = line.retell();
   drawStory();
 }
 
 /** The note of how the last deal ended goes (you have acted in the new one). */
 export function dropEnded() {
-  if (!endedLine) return;
-  endedLine = "";
+  if (!ended.text) return;
+  ended = { text: "", retell: null };
   drawStory();
 }
 
 function drawStory() {
   const nodes = [];
-  if (endedLine) nodes.push(el("span", "story-ended", endedLine));
-  storyLines.forEach((line, k) => nodes.push(el("span", k === storyLines.length - 1 ? "story-now" : "story-old", line)));
+  if (ended.text) nodes.push(el("span", "story-ended", ended.text));
+  storyLines.forEach(({ text }, k) => nodes.push(el("span", k === storyLines.length - 1 ? "story-now" : "story-old", text)));
   const box = $("story");
   box.replaceChildren(...nodes);
   box.hidden = nodes.length === 0;

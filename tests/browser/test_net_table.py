@@ -23,6 +23,7 @@ import pytest
 from net_harness import Table, init_script, kill_relay, relay
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from site_harness import RESULTS
+from table_driver import close_dialog
 
 DEAD_RELAYS = ["ws://127.0.0.1:9", "nostr:ws://127.0.0.1:9"]  # nothing listens on port 9
 PHONE = {"width": 360, "height": 740}
@@ -256,9 +257,11 @@ def log_of(page: Page, kind: str) -> list[dict[str, Any]]:
 
 
 def in_language(page: Page, lang: str) -> None:
-    """Switch a page's words live (the settings' language switch); the picture redraws itself."""
-    page.evaluate("lang => import('./i18n.js').then((m) => m.setLanguage(lang))", lang)
-    page.wait_for_timeout(FAST["pingMs"] * 2)
+    """Switch a page's words live, through the menu's language switch, as a player does."""
+    page.locator("#btn-menu").click()
+    page.locator("#language").select_option(lang)
+    close_dialog(page, "menu", "null")
+    page.wait_for_timeout(FAST["pingMs"] * 2)  # the connection picture redraws itself
 
 
 def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Table) -> None:
@@ -282,10 +285,15 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     expect(button).to_have_text("Replace with a computer")
     assert watcher.locator(f"{line} button").count() == 0
     shots(host, "replace-en")
+    story = host.locator("#story")
+    told = story.inner_text()
     in_language(host, "ru")
     expect(button).to_have_text("Заменить компьютером")
+    # The story of the deal so far is told again in the new language.
+    assert told and story.inner_text() != told
     shots(host, "replace-ru")
     in_language(host, "en")
+    assert story.inner_text() == told
     table.click(host, f"{line} button.net-replace")
     # Every page shows the seat as a computer run by the host, in its own words.
     for page, words in (
