@@ -595,11 +595,28 @@ def stamp(dist: Path, wheel: str) -> dict[str, object]:
 # imports is compiled into a zip of its own, as unchecked hash-based .pyc
 # files under the same names; the worker puts it in front of the standard
 # library (PYTHONPATH) on a first visit, so the browser does not compile them.
+# A package found in it looks for its other modules in the standard library's
+# zip as well: a line after its docstring adds that folder to its __path__.
 STDLIB_BYTECODE_PY = """
-import importlib.util, sys, zipfile
+import ast, importlib.util, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 STARTED = set(sys.modules)
+
+def compiled(data, name, stdlib):
+    tree = ast.parse(data)
+    if name.endswith("/__init__.py"):
+        at = 0
+        for node in tree.body:
+            text = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            docstring = at == 0 and text
+            future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            if not (docstring or future):
+                break
+            at += 1
+        folder = stdlib + "/" + name.rsplit("/", 1)[0]
+        tree.body[at:at] = ast.parse(f"__path__.append({folder!r})").body
+    return compile(tree, f"{stdlib}/{name}", "exec", dont_inherit=True)
 
 async def stdlib_bytecode(wheel, target):
     import micropip
@@ -615,7 +632,7 @@ async def stdlib_bytecode(wheel, target):
     with zipfile.ZipFile(stdlib) as src, zipfile.ZipFile(target, "w") as dst:
         for name in used:
             data = src.read(name)
-            code = compile(data, f"{stdlib}/{name}", "exec", dont_inherit=True)
+            code = compiled(data, name, stdlib)
             pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
             entry = zipfile.ZipInfo(name[:-3] + ".pyc", (1980, 1, 1, 0, 0, 0))
             entry.compress_type = zipfile.ZIP_DEFLATED
