@@ -367,7 +367,8 @@ def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table
     status = back.locator("#net-lobby-status")
     expect(status).to_contain_text("A computer player took your seat", timeout=60_000)
     expect(back.locator("#net-lobby")).to_have_attribute("data-seated", "false")
-    status.scroll_into_view_if_needed()
+    # It is the first thing under the lobby's title, in sight on a phone too.
+    assert status.evaluate("e => e.previousElementSibling.id") == "net-lobby-title"
     shots(back, "replaced-back-en")
     back.close()
 

@@ -273,8 +273,9 @@ function lobby(session) {
   const start = el("button", { id: "net-start", type: "button", class: "btn primary", text: w("start"), hidden: !host });
   const settings = settingsBox();
   const noPeer = noPeerBox(settings);
+  const title = el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") });
   const box = el("div", { class: "net-lobby-box" },
-    el("h2", { id: "net-lobby-title", text: host ? w("host.title") : w("guest.title") }),
+    title,
     noPeer,
     linkBox(session),
     nameBox(session),
@@ -300,8 +301,10 @@ function lobby(session) {
     const ready = host ? session.ready : false;
     start.disabled = !ready;
     if (host) status.textContent = ready ? "" : w("waiting.seats");
-    else if (session.seat === null && session.table) status.textContent = w(session.record?.replaced ? "replaced" : "full");
-    else if (session.hostStatus === "connecting") status.textContent = w("connecting");
+    else if (session.seat === null && session.table) {
+      status.textContent = w(session.record?.replaced ? "replaced" : "full");
+      title.after(status); // a guest with no seat reads why first, not below the rules
+    } else if (session.hostStatus === "connecting") status.textContent = w("connecting");
     else if (session.hostStatus === "away") status.textContent = w("host.away");
     else status.textContent = w("waiting.start");
     root.dataset.ready = String(ready);
