@@ -392,3 +392,23 @@ def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> N
     acts = len(log_of(host, "act"))
     table.play_until(lambda: len(log_of(host, "act")) >= acts + 4)
     assert table.alarms(host) == [] and table.alarms(watcher) == []
+
+
+def test_a_message_the_host_signed_that_is_none_is_said_once_and_not_asked_for_again(
+    table: Table,
+) -> None:
+    """Last in this module: the table cannot go on past such a message."""
+    host, watcher = table.host, table.guests[0]
+    at = host.evaluate(
+        """() => { const s = thousand.session;
+           const i = s.record.log.push({ t: "shuffle", deal: s.state.deal, deck: 5 }) - 1;
+           s._broadcast({ t: "pub", i, m: s.record.log[i] });
+           return i; }"""
+    )
+    expect(watcher.locator("#note")).to_contain_text("не может прочесть", timeout=15_000)
+    watcher.wait_for_function(f"thousand.session._have === {at}")
+    asked = watcher.evaluate("JSON.stringify(thousand.session.resends)")
+    # A quiet table asks the host again every few seconds; not for this message.
+    watcher.wait_for_timeout(2.5 * 4000)
+    assert watcher.evaluate("JSON.stringify(thousand.session.resends)") == asked
+    assert table.alarms(watcher) == []

@@ -20,6 +20,7 @@
  * from the secret and the public messages the host sends it again.
  * Implements the session interface of session.js.
  */
+import { t } from "../i18n.js";
 import { randomSeed, verifier } from "./identity.js";
 import { VERSION, checkHostBody, digest, openEnvelope } from "./protocol.js";
 import { followReplace, lobbyComputers } from "./standin.js";
@@ -73,6 +74,7 @@ export class GuestSession extends EventTarget {
     this._quiet = null; // the timer that asks after a quiet spell
     this._arrived = 0; // messages arrived and not yet handled
     this.resends = { mismatch: 0, gap: 0, quiet: 0 }; // how often this guest asked for them, and why
+    this._unreadable = new Set(); // public messages the host signed that are no messages
     this.transport = new Transport({ room: link.room, key: link.key, relays: link.relays });
     // One message at a time: checking a signature is asynchronous, and the
     // host's messages must be handled in the order they were numbered.
@@ -191,8 +193,8 @@ export class GuestSession extends EventTarget {
     let body;
     try {
       body = checkHostBody(JSON.parse(wire.body));
-    } catch {
-      this.ignored += 1;
+    } catch (e) {
+      await this._nonsense(wire, e);
       return;
     }
     if (body.to !== this.transport.id && body.to !== "*") {
@@ -225,6 +227,25 @@ export class GuestSession extends EventTarget {
 
   _ignore() {
     this.ignored += 1;
+  }
+
+  /**
+   * A message that is none of the protocol's: ignored, unless the host signed
+   * it. Then the page says so, and a public message that came so is not asked
+   * for again: the host would only send the same.
+   */
+  async _nonsense(wire, e) {
+    this.ignored += 1;
+    if (!this._verify || !(await this._verify(wire.body, wire.sig))) return;
+    console.warn("the host signed a message this page cannot read:", e.message);
+    let i = null;
+    try {
+      i = JSON.parse(wire.body).i;
+    } catch {
+      // not even JSON: no number to keep
+    }
+    if (Number.isInteger(i)) this._unreadable.add(i);
+    this._status({ kind: "error", code: "host-nonsense", message: t("net.host.nonsense") });
   }
 
   async _handle(body) {
@@ -321,7 +342,7 @@ export class GuestSession extends EventTarget {
 
   /** Ask the host for every public message from the first this guest lacks. */
   _askAgain(why) {
-    if (this.seat === null || !this.hostPeer) return;
+    if (this.seat === null || !this.hostPeer || this._unreadable.has(this._have)) return;
     this.resends[why] += 1;
     this.transport.send({ t: "resend", from: this._have }, this.hostPeer);
   }
