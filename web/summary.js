@@ -25,6 +25,9 @@ export function headline(row, names) {
   return t(`summary.${row.result}`, { name, value: row.contract });
 }
 
+/** The columns whose heads a phone shows shortened. */
+const SHORT_COLUMNS = ["col.marriages", "col.result", "col.score", "col.marks"];
+
 /** The summary of a scored hand as a node: a headline and a table per player. */
 export function renderSummary(row, names) {
   const box = document.createElement("div");
@@ -40,6 +43,8 @@ export function renderSummary(row, names) {
     if (!detailed && ["col.cards", "col.marriages", "col.total"].includes(key)) continue;
     const th = cell("th", t(key));
     th.scope = "col";
+    // A phone shows the short word (style.css); the whole word stays for screen readers.
+    if (SHORT_COLUMNS.includes(key)) th.dataset.short = t(`${key}.short`);
     head.append(th);
   }
   const body = table.createTBody();

@@ -171,7 +171,6 @@ function renderSeat(view, seat, ctx) {
   const size = view.hand_sizes[seat];
   const head = el("div", "seat-head");
   head.append(el("span", "name", names[seat]));
-  if (out) head.append(el("span", "chip sits-out", t("sits-out")));
   if (seat === view.dealer) {
     const d = el("span", "chip dealer", t("dealer.short"));
     d.title = t("dealer");
@@ -184,7 +183,8 @@ function renderSeat(view, seat, ctx) {
   if (view.phase === "play" && !out) badges.append(trickBadge(view, seat));
   const backs = el("div", "backs");
   for (let i = 0; i < size; i++) backs.append(cardBack());
-  backs.append(el("span", "count", String(size)));
+  // The dealer of four sits out where its cards would be: its name keeps the room it needs.
+  backs.append(out ? el("span", "chip sits-out", t("sits-out")) : el("span", "count", String(size)));
   const status = el("div", "bubble", seatStatus(view, seat, names, thinking));
   status.hidden = !status.textContent;
   // A card given to this seat shows beside it until it is played.

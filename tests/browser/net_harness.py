@@ -25,6 +25,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from site_harness import RESULTS
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "web"))
@@ -472,3 +473,18 @@ class Table:
     def close(self) -> None:
         for ctx in self.contexts:
             ctx.close()
+
+
+PHONE = {"width": 360, "height": 740}
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at desktop and phone size, for a person to look at."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for label, box in (("desktop", size), ("phone", PHONE)):
+        page.set_viewport_size(box)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(RESULTS / f"net-{name}-{label}.png"))
+    if size:
+        page.set_viewport_size(size)

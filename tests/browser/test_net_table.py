@@ -20,26 +20,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from net_harness import Table, init_script, kill_relay, relay
+from net_harness import PHONE, Table, init_script, kill_relay, relay, shots
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from site_harness import RESULTS
 from table_driver import close_dialog
 
 DEAD_RELAYS = ["ws://127.0.0.1:9", "nostr:ws://127.0.0.1:9"]  # nothing listens on port 9
-PHONE = {"width": 360, "height": 740}
 FAST = {"awayMs": 20_000, "pingMs": 500, "lateMs": 3_000, "chatBurst": 5, "chatEveryMs": 2_000}
-
-
-def shots(page: Page, name: str) -> None:
-    """The page at desktop and phone size, for a person to look at."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    for label, box in (("desktop", size), ("phone", PHONE)):
-        page.set_viewport_size(box)
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(RESULTS / f"net-{name}-{label}.png"))
-    if size:
-        page.set_viewport_size(size)
 
 
 def test_a_guest_nobody_answers_is_told_what_can_help(

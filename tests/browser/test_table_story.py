@@ -12,7 +12,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 from site_harness import Console
-from table_driver import after, close_dialog, import_game, moves, open_page, view, wait_turn
+from table_driver import (
+    after,
+    close_dialog,
+    import_game,
+    moves,
+    open_page,
+    overflow,
+    view,
+    wait_turn,
+)
 from thousand import Game, Rules
 from thousand.bots import choose
 
@@ -117,6 +126,40 @@ def test_a_four_player_hand_with_the_dealer_sitting_out(
     assert not any("\u0400" <= ch <= "\u04ff" for m in marks for ch in m), marks
     shot("four-players-summary")
     close_dialog(page, "summary")
+    assert console.errors == []
+
+
+def test_a_four_player_table_fits_a_phone_in_russian(
+    page: Page, site_url: str, console: Console, shot
+) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_page(page, site_url, "?delay=0&bots=random&lang=ru")
+    text = _last_trick_of_a_four_player_hand()
+    out = Game.from_json(text).dealer
+    import_game(page, text)
+    expect(page.locator(f'.seat[data-seat="{out}"] .chip.sits-out')).to_have_text("не играет")
+    # Three seats across a phone: nothing sticks out, and every name shows.
+    assert overflow(page) == 0
+    names = page.locator(".seat .name").evaluate_all("els => els.map((e) => e.clientWidth)")
+    assert len(names) == 3 and min(names) > 20, names
+    shot("four-players-phone-ru")
+    card = next(a for a in view(page)["legal"] if a.startswith("play ")).split()[1]
+    page.locator(f'#hand [data-card="{card}"]').click()
+    summary = page.locator('dialog[data-dialog="summary"]')
+    expect(summary).to_be_visible()
+    # Every column of the hand's summary fits the phone.
+    table = summary.locator(".summary-table")
+    wide = table.evaluate("t => t.offsetWidth - t.parentElement.clientWidth")
+    assert wide <= 0, wide
+    shot("four-players-summary-phone-ru")
+    close_dialog(page, "summary")
+    # The next deal's story never runs under the last trick's button.
+    expect(page.locator("#story")).to_be_visible()
+    story = page.locator("#story").bounding_box()
+    button = page.locator("#btn-last-trick").bounding_box()
+    assert story and button and story["y"] + story["height"] <= button["y"], (story, button)
+    assert overflow(page) == 0
+    shot("four-players-next-deal-phone-ru")
     assert console.errors == []
 
 

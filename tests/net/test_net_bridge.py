@@ -39,10 +39,15 @@ def call(name: str, *args: Any) -> Any:
 
 
 class Pages:
-    """Three pages (seat 0 hosts, with a computer at seat 2 when ``bot``) and the host's relay."""
+    """A page per seat (seat 0 hosts; with ``bot``, it plays seat 2 too) and the host's relay."""
 
-    def __init__(self, bot: bool = False) -> None:
-        self.seats = [[0, 2], [1]] if bot else [[0], [1], [2]]
+    def __init__(self, bot: bool = False, players: int = 3) -> None:
+        self.rules = RULES if players == 3 else {**RULES, "players": players}
+        self.seats = (
+            [[0, 2], *([s] for s in range(1, players) if s != 2)]
+            if bot
+            else [[s] for s in range(players)]
+        )
         self.peers: list[Any] = []
         self.log: list[dict[str, Any]] = []
         self.refused: list[str] = []
@@ -51,7 +56,7 @@ class Pages:
         first: list[tuple[int, dict[str, Any]]] = []
         for page, seats in enumerate(self.seats):
             master = hashlib.sha256(f"bridge/{page}".encode()).hexdigest()
-            state = call("net_private_new", RULES, seats, master, [2] if bot else [])
+            state = call("net_private_new", self.rules, seats, master, [2] if bot else [])
             self.peers.append(net_bridge._peer)
             first += [(page, m) for m in state["out"]]
         self.states: list[dict[str, Any]] = [{} for _ in self.seats]
@@ -122,6 +127,20 @@ def test_three_pages_play_two_deals_and_agree() -> None:
     assert all(s["deal"] == 2 for s in pages.states), [s["deal"] for s in pages.states]
     assert all(s["verdicts"] == {"0": [], "1": []} for s in pages.states)
     # Every page's view agrees on the public score.
+    assert len({json.dumps(s["views"][p]["scores"]) for p, s in enumerate(pages.states)}) == 1
+    assert pages.refused == []
+
+
+def test_four_pages_play_two_deals_with_the_dealer_sitting_out_and_agree() -> None:
+    pages = Pages(players=4)
+    rng = random.Random(4)
+    for deal in range(2):
+        # The dealer sits the deal out: it is dealt no cards.
+        dealer = pages.states[0]["views"][0]["dealer"]
+        assert pages.states[pages.page_of(dealer)]["views"][dealer]["hand"] == []
+        pages.play_deal(rng)
+        assert pages.states[0]["deal"] == deal + 1
+    assert all(s["verdicts"] == {"0": [], "1": []} for s in pages.states)
     assert len({json.dumps(s["views"][p]["scores"]) for p, s in enumerate(pages.states)}) == 1
     assert pages.refused == []
 
