@@ -84,15 +84,20 @@ def _last_trick_of_a_four_player_hand() -> str:
     return game.to_json()
 
 
+def _open_the_last_trick_of_four(page: Page, site_url: str, query: str) -> int:
+    """The page with that four-player game imported; the seat that sits out."""
+    open_page(page, site_url, query)
+    text = _last_trick_of_a_four_player_hand()
+    import_game(page, text)
+    return Game.from_json(text).dealer
+
+
 def test_a_four_player_hand_with_the_dealer_sitting_out(
     page: Page, site_url: str, console: Console, shot
 ) -> None:
     page.set_viewport_size({"width": 1000, "height": 800})
     # At a computer's pace (not instant), so the final trick's moment shows.
-    open_page(page, site_url, "?delay=300&bots=random&lang=en")
-    text = _last_trick_of_a_four_player_hand()
-    out = Game.from_json(text).dealer
-    import_game(page, text)
+    out = _open_the_last_trick_of_four(page, site_url, "?delay=300&bots=random&lang=en")
     # The dealer's seat says it sits out.
     expect(page.locator(f'.seat[data-seat="{out}"] .chip.sits-out')).to_have_text("sits out")
     shot("four-players")
@@ -133,10 +138,7 @@ def test_a_four_player_table_fits_a_phone_in_russian(
     page: Page, site_url: str, console: Console, shot
 ) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
-    open_page(page, site_url, "?delay=0&bots=random&lang=ru")
-    text = _last_trick_of_a_four_player_hand()
-    out = Game.from_json(text).dealer
-    import_game(page, text)
+    out = _open_the_last_trick_of_four(page, site_url, "?delay=0&bots=random&lang=ru")
     expect(page.locator(f'.seat[data-seat="{out}"] .chip.sits-out')).to_have_text("не играет")
     # Three seats across a phone: nothing sticks out, and every name shows.
     assert overflow(page) == 0
