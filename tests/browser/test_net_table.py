@@ -242,9 +242,9 @@ def log_of(page: Page, kind: str) -> list[dict[str, Any]]:
     return list(page.evaluate("k => thousand.session.record.log.filter((m) => m.t === k)", kind))
 
 
-def in_language(page: Page, lang: str) -> None:
+def in_language(table: Table, page: Page, lang: str) -> None:
     """Switch a page's words live, through the menu's language switch, as a player does."""
-    page.locator("#btn-menu").click()
+    table.click(page, "#btn-menu")  # a hand's summary that is open is closed first
     page.locator("#language").select_option(lang)
     close_dialog(page, "menu", "null")
     page.wait_for_timeout(FAST["pingMs"] * 2)  # the connection picture redraws itself
@@ -272,13 +272,14 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     assert watcher.locator(f"{line} button").count() == 0
     shots(host, "replace-en")
     story = host.locator("#story")
+    table.close_dialogs(host)  # a hand that has just ended shows its summary first
     told = story.inner_text()
-    in_language(host, "ru")
+    in_language(table, host, "ru")
     expect(button).to_have_text("Заменить компьютером")
     # The story of the deal so far is told again in the new language.
     assert told and story.inner_text() != told
     shots(host, "replace-ru")
-    in_language(host, "en")
+    in_language(table, host, "en")
     assert story.inner_text() == told
     table.click(host, f"{line} button.net-replace")
     # Every page shows the seat as a computer run by the host, in its own words.
