@@ -30,7 +30,14 @@ from duplicate import ci, decide, parse_variants
 from thousand import Game, Rules
 from thousand.bots.decision import Budget
 
-PLAY_FIELDS = ("play_samples", "play_nodes", "refine_nodes", "node_cap")
+PLAY_FIELDS = (
+    "play_samples",
+    "play_nodes",
+    "refine_nodes",
+    "node_cap",
+    "infer_follow",
+    "infer_lead",
+)
 """Budget fields card play reads; a variant that keeps them plays the same cards."""
 
 DECLARING_PHASES = ("bidding", "choose", "talon", "contract")

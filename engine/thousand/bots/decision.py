@@ -36,6 +36,12 @@ class Budget:
     contract_samples: int = 12
     node_cap: int = 40_000
     """Hard cap on nodes for a decision in card play."""
+    infer_follow: float = 1.0
+    """Card play: a sample's weight for each card another seat played that did not take
+    the trick while the sample gives it a cheaper one that would not have either (1: off)."""
+    infer_lead: float = 1.0
+    """Card play: the same for each lead of a non-master while the sample gives the
+    leader a master (1: off)."""
     declare_cap: int = 90_000
     """Hard cap on nodes for a decision before the first lead (searches from the first trick)."""
     solve_share: int = 5

@@ -13,7 +13,7 @@ cannot see hidden state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import (
     FULL_DECK,
@@ -29,6 +29,16 @@ from ..cards import (
     rank_of,
     suit_of,
 )
+
+
+class PlayedTrick(NamedTuple):
+    """A trick as this seat saw it played: its cards in order and the trump they fell under."""
+
+    cards: list[tuple[int, int]]
+    trump: int | None
+    """The trump in force once the lead was made (a marriage led sets it)."""
+    declared: bool
+    """The lead declared a marriage."""
 
 
 @dataclass
@@ -78,6 +88,8 @@ class Knowledge:
     """Who declared the trump in force (``None``: nobody)."""
     ace_by: int | None = None
     """Who declared the ace marriage (``None``: nobody)."""
+    history: list[PlayedTrick] = field(default_factory=list)
+    """Every trick of the hand so far, the one on the table last."""
 
     @property
     def others(self) -> list[int]:
@@ -163,12 +175,15 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         if not t:
             continue
         lead_seat, lead = t[0]
+        declared_here = False
         if pending and pending[0] == (lead_seat, suit_of(lead)) and rank_of(lead) in (KING, QUEEN):
             other = card(suit_of(lead), KING + QUEEN - rank_of(lead))
             if not k.played & bit(other) and (won[lead_seat] or first_lead):
                 pending.pop(0)
                 trump = suit_of(lead)
                 partner_cards.append((lead_seat, other))
+                declared_here = True
+        k.history.append(PlayedTrick(list(t), trump, declared_here))
         led = suit_of(lead)
         for s, c in t:
             k.played |= bit(c)

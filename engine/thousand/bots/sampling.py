@@ -103,11 +103,13 @@ def sample_deals(
     rules: dict[str, object],
     strength: Callable[[int], float] | None = None,
     oversample: int = 3,
+    likelihood: Callable[[Deal], float] | None = None,
 ) -> list[Deal]:
-    """``count`` deals consistent with ``k``, drawn in proportion to the bidding evidence.
+    """``count`` deals consistent with ``k``, drawn in proportion to the evidence.
 
     ``strength(dealt_hand)`` estimates the points a hand can bid to; bids
-    above it and passes below it make a sample less likely.
+    above it and passes below it make a sample less likely. ``likelihood``
+    weighs a deal by further evidence (the cards played so far).
     """
     caps: dict[int, int] = {}
     for s, v in k.bids[1:] if k.bids else []:
@@ -115,7 +117,9 @@ def sample_deals(
             caps[s] = max(caps.get(s, 0), v)
     check_caps = rules.get("bid_cap", "hand_marriages") == "hand_marriages" and bool(caps)
     candidates: list[Deal] = []
-    want = count * (oversample if strength is not None and k.bids else 1)
+    by_bids = strength is not None and bool(k.bids)
+    weighs = by_bids or likelihood is not None
+    want = count * (oversample if weighs else 1)
     tries = 0
     while len(candidates) < want and tries < want * 8:
         tries += 1
@@ -131,10 +135,12 @@ def sample_deals(
             deal = _assign(k, rng, use_voids=False)
             if deal is not None:
                 candidates.append(deal)
-    if strength is None or not k.bids or len(candidates) <= count:
+    if not weighs or len(candidates) <= count:
         return candidates[:count]
     for deal in candidates:
-        deal.weight = _bidding_weight(k, deal, strength)
+        deal.weight = _bidding_weight(k, deal, strength) if strength and by_bids else 1.0
+        if likelihood is not None:
+            deal.weight *= likelihood(deal)
     # Systematic resampling keeps the draw low-variance and deterministic.
     total = sum(d.weight for d in candidates)
     step = total / count

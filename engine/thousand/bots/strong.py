@@ -25,8 +25,9 @@ from ..position import NO_TRUMP, trick_winner
 from . import declaring
 from .decision import DEFAULT_BUDGET, Budget, Clock, Decision
 from .heuristic import _fallback, choose_heuristic, estimate
+from .inference import play_likelihood
 from .knowledge import Knowledge, legal_plays, play_text, read_view
-from .sampling import sample_deals
+from .sampling import Deal, sample_deals
 from .solver import INF, SearchAborted, Solver
 from .value import MatchContext
 
@@ -79,7 +80,20 @@ def _play(decision: Decision) -> str:
     # Two players: the declarer's discards count for it at the end.
     past = k.card_points[d] + k.marriage_points[d] + points(k.laid_away)
     need = k.contract - past
-    deals = sample_deals(k, budget.play_samples, rng, rules, strength=estimate)
+    must_beat = bool(rules.get("must_beat", False))
+
+    def likelihood(deal: Deal) -> float:
+        return play_likelihood(k, deal, budget.infer_follow, budget.infer_lead, must_beat)
+
+    infers = budget.infer_follow < 1.0 or budget.infer_lead < 1.0
+    deals = sample_deals(
+        k,
+        budget.play_samples,
+        rng,
+        rules,
+        strength=estimate,
+        likelihood=likelihood if infers else None,
+    )
     hi_guess = 400
     # values[i][j]: (low, high) bounds on the declarer's future points.
     bounds: list[list[tuple[int, int]]] = []
