@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 
 from thousand import Game
 from thousand.bots import choose
@@ -98,7 +99,11 @@ def test_the_view_reader_records_the_tricks_and_sampling_follows_the_evidence() 
         if min(weights) == 1.0:
             continue  # nothing played here says anything; try another hand
         weighed = sample_deals(
-            k, 60, random.Random(0), rules, likelihood=lambda d: play_likelihood(k, d, 0.2, 0.5)
+            k,
+            60,
+            random.Random(0),
+            rules,
+            likelihood=partial(play_likelihood, k, follow=0.2, lead=0.5),
         )
         after = [play_likelihood(k, d, 0.2, 0.5) for d in weighed]
         # The resampled deals are, on average, more likely than plain ones.
