@@ -37,6 +37,7 @@ PLAY_FIELDS = (
     "node_cap",
     "infer_follow",
     "infer_lead",
+    "play_oversample",
 )
 """Budget fields card play reads; a variant that keeps them plays the same cards."""
 

@@ -42,6 +42,8 @@ class Budget:
     infer_lead: float = 1.0
     """Card play: the same for each lead of a non-master while the sample gives the
     leader a master (1: off)."""
+    play_oversample: int = 3
+    """Card play: candidate deals drawn per sample, among which the evidence picks."""
     declare_cap: int = 90_000
     """Hard cap on nodes for a decision before the first lead (searches from the first trick)."""
     solve_share: int = 5

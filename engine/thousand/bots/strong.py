@@ -92,6 +92,7 @@ def _play(decision: Decision) -> str:
         rng,
         rules,
         strength=estimate,
+        oversample=budget.play_oversample,
         likelihood=likelihood if infers else None,
     )
     hi_guess = 400
