@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ..cards import CARD_POINTS, FULL_DECK, SUIT_MASKS, cards_of
 from ..position import BEATS, NO_TRUMP, follow_table
+from .heuristic import _is_master
 from .knowledge import Knowledge
 from .sampling import Deal
 
@@ -81,10 +82,6 @@ def _followable(
         if legal:
             return legal
     return hand
-
-
-def _is_master(c: int, out: int) -> bool:
-    return not out & SUIT_MASKS[c // 6] & ~((2 << c) - 1)
 
 
 def _holds_master(hand: int, out: int) -> bool:
