@@ -38,7 +38,8 @@ class Budget:
     """Hard cap on nodes for a decision in card play."""
     infer_follow: float = 1.0
     """Card play: a sample's weight for each card another seat played that did not take
-    the trick while the sample gives it a cheaper one that would not have either (1: off)."""
+    the trick while the sample gives it a cheaper one that would not have either (1: off,
+    the default: paired runs against the normal level found no gain beyond their noise)."""
     infer_lead: float = 1.0
     """Card play: the same for each lead of a non-master while the sample gives the
     leader a master (1: off)."""

@@ -3,10 +3,11 @@
 This module owns the search bot's entry point and its card play. For each
 decision it samples deals consistent with the seat's view (:mod:`.sampling`),
 plays them out with the double-dummy solver (:mod:`.solver`) and picks the
-action with the best average match value (:mod:`.value`). Card play asks,
-for each candidate card and sample, whether the declarer still reaches its
-contract (a null-window search), then refines the point totals while the
-node budget lasts. The decisions before the first lead — bidding, the
+action with the best average match value (:mod:`.value`); card play may
+also weigh its samples by the cards the other seats played (:mod:`.inference`,
+off by default). Card play asks, for each candidate card and sample, whether
+the declarer still reaches its contract (a null-window search), then refines
+the point totals while the node budget lasts. The decisions before the first lead — bidding, the
 talon, laying away, the contract — are in :mod:`.declaring`; every table
 size (two, three, four players) and every preset goes through the search.
 
