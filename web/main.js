@@ -342,12 +342,13 @@ function onView(view) {
     reopenSummary(view, handEndContext());
     return;
   }
-  const tell = () => describe(view, names(), state.session.seat, previous, fresh);
-  const story = tell();
-  showStory(story, tell);
-  // The same last action again, nothing scored: a refreshed view, said once.
+  // The same last action again, nothing scored: a refreshed view (a network
+  // seat's cards unlocked), told and said once.
   const again = view.hand_no === previous.hand_no && !fresh.length
     && JSON.stringify(view.last_action) === JSON.stringify(previous.last_action);
+  const tell = () => describe(view, names(), state.session.seat, previous, fresh);
+  const story = tell();
+  if (!again) showStory(story, tell);
   const said = again ? [] : [story.spoken];
   if (view.hand_no !== state.handNo && view.hand.length) {
     said.push(t("announce.hand", { cards: sortHand(view.hand).map(cardLabel).join(", ") }));
