@@ -269,11 +269,11 @@ class PrivatePeer:
             raise BadReplace(f"no computer player of level {level!r}")
         if seat == HOST_SEAT:
             raise BadReplace("the host's own seat is not given to a computer")
-        hosting = HOST_SEAT in self.seats
-        if seat in self.replaced or seat in self.computers or (hosting and seat in self.seats):
+        if seat in self.replaced or seat in self.computers:
             raise BadReplace(f"seat {seat} is played by a computer already")
         if self.verdicts.get(self.deal_no):
             raise BadReplace("a cheat is named in this deal: the table has stopped")
+        hosting = HOST_SEAT in self.seats
         seats = [*self.seats, seat] if hosting else [s for s in self.seats if s != seat]
         self.replaced[seat] = level
         self.seats = sorted(seats)
