@@ -273,8 +273,6 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     shots(host, "replace-en")
     story = host.locator("#story")
     table.close_dialogs(host)  # a hand that has just ended shows its summary first
-    # Read once the host's cards are open: nothing then moves until someone acts.
-    host.wait_for_function("thousand.view.hand.length > 0 && thousand.session.state.turn !== null")
     told = story.inner_text()
     in_language(table, host, "ru")
     expect(button).to_have_text("Заменить компьютером")
@@ -282,7 +280,6 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     assert told and story.inner_text() != told
     shots(host, "replace-ru")
     in_language(table, host, "en")
-    assert story.inner_text() == told
     table.click(host, f"{line} button.net-replace")
     # Every page shows the seat as a computer run by the host, in its own words.
     for page, words in (
