@@ -73,7 +73,7 @@ fi
 # `-n 0` among the arguments runs everything in this one process.
 echo "== pytest"
 set +e
-"$PYTHON" -m pytest -n 2 --dist loadgroup "$@"
+"$PYTHON" -m pytest -n 2 --dist loadgroup --rerun-show-tracebacks "$@"
 status=$?
 set -e
 if [ "$status" = 5 ]; then
