@@ -16,7 +16,9 @@ prints
   snapshot in place), reload (that page reloaded mid-hand) and rejoin (a
   multiplayer guest reloading its page at a table, where "table-shown" is
   when the host's table is back; ``--no-rejoin`` skips it, it needs the
-  local relays of the tests, a tracker and a Nostr relay);
+  local relays of the tests, a tracker and a Nostr relay), and the bare
+  page's own steps (worker-started, pyodide-ready, engine-installed, dealt)
+  to set them against;
 - navigation to a hand on the table for each path, in seconds, and as a
   ratio to the bare page's boot in the same browser run (a fresh profile
   for each).
@@ -62,28 +64,45 @@ PATHS = ("cold", "warm", "reload", "rejoin")
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
 const worker = new Worker("./bare-worker.js", { type: "module" });
-worker.onmessage = (e) => { performance.mark("bare:dealt"); document.body.dataset.hand = e.data; };
+worker.onmessage = ({ data }) => {
+  if (data.step) {
+    performance.mark(`bare:${data.step}`, { startTime: data.at - performance.timeOrigin });
+    return;
+  }
+  performance.mark("bare:dealt");
+  document.body.dataset.hand = data.hand;
+};
 </script><body></body>
 """
 BARE_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
+const step = (name) => postMessage({ step: name, at: performance.timeOrigin + performance.now() });
+step("worker-started");
 const manifest = await (await fetch("./build-manifest.json")).json();
 const wheel = fetch(manifest.engine_wheel).then((r) => r.arrayBuffer());
 const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+step("pyodide-ready");
 const purelib = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
 pyodide.unpackArchive(new Uint8Array(await wheel), "wheel", { extractDir: purelib });
-postMessage(pyodide.runPython(
-  "import json, thousand; json.dumps(thousand.Game.new(seed=1).view(0)['hand'])"));
+step("engine-installed");
+postMessage({ hand: pyodide.runPython(
+  "import json, thousand; json.dumps(thousand.Game.new(seed=1).view(0)['hand'])") });
 """
 
-# Milliseconds since navigation start, read from the page's own timeline.
-TIMINGS = """() => {
-  const out = {};
+
+# Milliseconds since navigation start, read from the page's own timeline: the
+# first paints and the marks named "<prefix>:<step>".
+def timings(prefix: str) -> str:
+    return f"""() => {{
+  const out = {{}};
   for (const e of performance.getEntriesByType("paint")) out[e.name] = e.startTime;
-  for (const e of performance.getEntriesByType("mark")) {
-    if (e.name.startsWith("thousand:")) out[e.name.slice(9)] ??= e.startTime;
-  }
+  for (const e of performance.getEntriesByType("mark")) {{
+    if (e.name.startsWith("{prefix}:")) out[e.name.slice({len(prefix) + 1})] ??= e.startTime;
+  }}
   return out;
-}"""
+}}"""
+
+
+TIMINGS = timings("thousand")
 DEALT = "performance.getEntriesByName('thousand:dealt').length > 0"
 SAVED = "performance.getEntriesByName('thousand:snapshot-saved').length > 0"
 
@@ -117,15 +136,15 @@ def wait_dealt(page: Any) -> dict[str, float]:
     return dict(page.evaluate(TIMINGS))
 
 
-def bare(browser: Any, url: str) -> float:
-    """Milliseconds from navigation to the bare page's dealt hand, in a fresh profile."""
+def bare(browser: Any, url: str) -> dict[str, float]:
+    """The bare page's steps in a fresh profile, in ms since navigation ("dealt": its hand)."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(url + "bare.html")
     page.wait_for_function("document.body.dataset.hand", timeout=BOOT_TIMEOUT_MS, polling=50)
-    at = float(page.evaluate("performance.getEntriesByName('bare:dealt')[0].startTime"))
+    steps = dict(page.evaluate(timings("bare")))
     context.close()
-    return at
+    return steps
 
 
 def site_paths(context: Any, url: str) -> dict[str, dict[str, float]]:
@@ -205,12 +224,14 @@ def main() -> int:
         (dist / "bare-worker.js").write_text(BARE_WORKER)
         server, url = build.serve_in_thread(dist, "/")
         bares: list[float] = []
+        bare_steps: list[dict[str, float]] = []
         runs: dict[str, list[dict[str, float]]] = {path: [] for path in PATHS}
         with sync_playwright() as p:
             browser_path = str(CHROMIUM) if CHROMIUM.exists() else None
             browser = p.chromium.launch(executable_path=browser_path, args=CHROMIUM_ARGS)
             for run in range(args.runs):
-                bares.append(bare(browser, url))
+                bare_steps.append(bare(browser, url))
+                bares.append(bare_steps[-1]["dealt"])
                 if args.persistent:
                     profile = tempfile.TemporaryDirectory()
                     context = p.chromium.launch_persistent_context(
@@ -232,6 +253,7 @@ def main() -> int:
             browser.close()
         server.shutdown()
 
+    runs["bare"] = bare_steps
     shown = [path for path in PATHS if runs[path]]
     print(f"dist/ size:     {total / 1e6:6.2f} MB ({len(rows)} files)")
     print(f"dist/ gzipped:  {zipped / 1e6:6.2f} MB")
@@ -239,7 +261,7 @@ def main() -> int:
         print(f"  {name:40} {raw / 1e6:6.2f} MB, gzipped {gz / 1e6:5.2f} MB")
     where = "on disk" if args.persistent else "in memory"
     print(f"median of {args.runs} runs, headless Chromium, served on loopback, profiles {where}")
-    for path in shown:
+    for path in ["bare", *shown]:
         # Each step: ms since navigation, and since the step before.
         steps = {k: median([t[k] for t in runs[path] if k in t]) or 0.0 for k in runs[path][0]}
         print(f"{path}: step{'ms':>31}{'+ms':>8}")

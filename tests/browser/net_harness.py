@@ -411,10 +411,23 @@ class Table:
                 self.click(
                     page, "#actions [data-action^='contract '], #actions [data-action^='bid ']"
                 )
-        page.wait_for_function(
-            "before => JSON.stringify(thousand.view) !== before", arg=before, timeout=30_000
-        )
+        self.moved_on(page, before)
         return True
+
+    def moved_on(self, page: Page, before: str, timeout_s: float = 30) -> None:
+        """Wait until ``page``'s view is no longer ``before`` (its JSON), or a page names a
+        cheat: a table that names one stops, and a move made just then is never answered."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(
+                    "before => JSON.stringify(thousand.view) !== before", arg=before, timeout=1_000
+                )
+                return
+            if any(self.alarms(other) for other in self.pages):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the view did not change after a move: {self.where()}")
 
     def until_to_play(self, page: Page, want: Any = None) -> dict[str, Any]:
         """Everyone plays on through the UI until ``page``'s seat is to play a card
@@ -440,7 +453,7 @@ class Table:
                 moved = self.act_once(other) or moved
             if not moved:
                 time.sleep(0.05)
-        raise AssertionError("the seat never got to play a card")
+        raise AssertionError(f"the seat never got to play a card: {self.where()}")
 
     def play_until(self, done: Any, limit: int = 400) -> None:
         """Let whoever is to move act through the UI until done() is true."""
@@ -453,7 +466,20 @@ class Table:
                     moved = True
             if not moved:
                 time.sleep(0.05)
-        raise AssertionError("the game did not get there")
+        raise AssertionError(f"the game did not get there: {self.where()}")
+
+    def where(self) -> list[dict[str, Any]]:
+        """Each page's deal, phase, turn and alarms: what a failed wait reports."""
+        return [
+            page.evaluate(
+                """() => ({seat: thousand.session?.seat, deal: thousand.session?.state?.deal,
+                   phase: thousand.view?.phase, turn: thousand.view?.turn,
+                   legal: thousand.view?.legal?.length,
+                   alarms: [...document.querySelectorAll("#net-alarms .net-alarm")]
+                     .map((e) => e.textContent)})"""
+            )
+            for page in self.pages
+        ]
 
     def hand_no(self, page: Page) -> int:
         return int(page.evaluate("thousand.view.hand_no"))
