@@ -23,13 +23,16 @@
  *               {type: "ready", info} | {type: "failed", error}
  *               {type: "result", id, value} | {type: "error", id, error}
  */
-import { NONE, canKeepSnapshots, dropSnapshot, findSnapshot, readSnapshot } from "./engine-snapshot.js";
-import { importMultiplayer, install, pyodideOptions } from "./engine-install.js";
-
 const here = (path) => new URL(path, import.meta.url).href;
 const post = (message) => self.postMessage(message);
 const step = (name) => post({ type: "step", name, at: performance.timeOrigin + performance.now() });
 step("worker-started");
+
+// The worker's two helpers are imported here, not by import statements, so that
+// Pyodide's script below downloads beside them, not after them.
+const helpers = Promise.all([import("./engine-snapshot.js"), import("./engine-install.js")]).then(
+  ([snapshots, installer]) => ({ ...snapshots, ...installer }),
+);
 
 // Started before anything else, and before the page's boot message: the
 // build manifest, the saved snapshot's bytes (if any) and Pyodide's script.
@@ -40,7 +43,8 @@ let manifestFetched, snapshotReading, pyodideScript;
 function startEarly() {
   if (pyodideScript) return;
   manifestFetched = fetch(here("build-manifest.json")).then((r) => r.json());
-  snapshotReading = readSnapshot();
+  snapshotReading = helpers.then(({ readSnapshot }) => readSnapshot());
+  snapshotReading.catch(() => {}); // a helper that did not load fails the boot instead
   pyodideScript = import("./pyodide/pyodide.mjs");
   // The runtime's own script, 1.2 MB to compile, which loadPyodide imports
   // next: the same module, begun here.
@@ -67,6 +71,7 @@ function progress(fraction, key, params = {}) {
  * the snapshot is made. Pyodide compiles its wasm once the snapshot is in
  * (compiling while it is read made both slower here). */
 async function restore(saved) {
+  const { pyodideOptions } = await helpers;
   const memory = new Uint8Array(saved.size);
   saved.read.then(() => step("snapshot-read"), () => {});
   const unpacked = saved.unpack(memory).then(() => (step("snapshot-checked"), memory));
@@ -79,6 +84,7 @@ async function restore(saved) {
 
 async function boot(fresh) {
   startEarly();
+  const { NONE, canKeepSnapshots, dropSnapshot, findSnapshot, importMultiplayer, install } = await helpers;
   progress(0, "boot.manifest");
   const manifest = await manifestFetched;
   const keep = canKeepSnapshots();
