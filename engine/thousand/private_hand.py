@@ -266,6 +266,13 @@ class SeatFollower:
             return
         self.public.append(action)
         self.actors.append(seat)
+        if self._offers_unseen_claim(trial):
+            # The guessed cards, not the real ones, may have made that claim possible.
+            try:
+                self._refit()
+                return
+            except Unfollowable:
+                pass
         self._concrete.append(text)
         self.game = trial
 
@@ -368,6 +375,9 @@ class SeatFollower:
         facts = _Facts.gather(self, self.public)
         rng = random.Random("|".join([*self.log, *self.public, str(self.hands)]))
         last: tuple[int, str] = (-1, "no deal fits")
+        # A deal that fits but offers an unknown seat a claim it has not made is kept
+        # only if no other fits: until that seat claims, nobody may is the likelier.
+        fallback: tuple[dict[str, Any], list[str], Game] | None = None
         for _ in range(FIT_TRIES):
             hypothesis = facts.sample(rng)
             if hypothesis is None:
@@ -388,14 +398,30 @@ class SeatFollower:
                     break
                 concrete.append(text)
             else:
-                self._hypothesis, self._concrete, self.game = hypothesis, concrete, game
-                return
+                if not self._offers_unseen_claim(game):
+                    self._hypothesis, self._concrete, self.game = hypothesis, concrete, game
+                    return
+                fallback = fallback or (hypothesis, concrete, game)
             if facts.contradiction:
                 break
+        if fallback is not None:
+            self._hypothesis, self._concrete, self.game = fallback
+            return
         # Before the last action a deal fitted: it is the one no hand allows.
         seat, action = self.actors[-1], self.public[-1]
         why = facts.contradiction[1] if facts.contradiction else f"at {last[1]}"
         raise Unfollowable(seat, f"no cards seat {seat} may hold allow {action} ({why})")
+
+    def _offers_unseen_claim(self, game: Game) -> bool:
+        """Whether ``game`` waits on a redeal claim (four nines after the pass) from a seat
+        whose cards are unknown here and which has not claimed or declined yet."""
+        seat = game.current_player
+        if game.phase != "claim" or seat is None or seat in self.seats:
+            return False
+        return not any(
+            actor == seat and _parse(action)[0] in ("redeal", "decline")
+            for actor, action in zip(self.actors, self.public, strict=True)
+        )
 
     def _choose_hidden(self, game: Game, action: str, facts: _Facts) -> str:
         """A card for a face-down give or discard, from the declarer's hypothetical hand."""
@@ -593,6 +619,8 @@ class _Facts:
         rng.shuffle(wanted)
         room = free[place] if place[0] == "talon" else len(wanted)
         for c in wanted[:room]:
+            if self.required.get(c, seat) != seat:
+                continue  # another seat held it: it may have come in the pass
             if c in at:
                 if at[c] != place:
                     return place[0] == "talon"

@@ -81,6 +81,10 @@ class Table:
         for s, f in enumerate(self.followers):
             if f.waiting is not None:
                 continue
+            if self.game.phase == "claim" and self.game.current_player != s:
+                # Only the seat holding four nines after the pass knows it may claim:
+                # the others learn it from its claim, or its refusal to claim.
+                continue
             mine, true = f.view(s), self.game.view(s)
             for key in EXACT:
                 assert mine[key] == true[key], (s, key, mine[key], true[key])
@@ -245,3 +249,24 @@ def test_the_dealer_of_four_follows_with_no_cards_of_its_own() -> None:
         t.step()
         t.check_views()
     assert t.deal_no == 4
+
+
+def test_a_nine_given_in_the_pass_does_not_make_an_unknown_seat_claim() -> None:
+    """Four nines after the pass would let an opponent claim a redeal. A follower that
+    sees the declarer give a nine must not guess the other three into that opponent's
+    hand: until the seat claims, the likelier deal is one where nobody may."""
+    given = claims = 0
+    for seed in range(40):
+        t = Table(seed, deals=1)
+        while t.game.current_player is not None and t.deal_no == 0:
+            view = t.game.view(t.game.current_player)
+            nines = [a for a in view["legal"] if a.startswith("give 9")]
+            others = [a for a in view["legal"] if a.startswith("give ") and a not in nines]
+            if view["phase"] == "talon" and (nines or others):
+                given += bool(nines)
+                t.step((nines or others)[0])
+            else:
+                claims += view["phase"] == "claim"
+                t.step()
+            t.check_views()
+    assert given >= 20 and claims >= 1, (given, claims)
