@@ -29,9 +29,6 @@ import json
 import random
 from typing import Any
 
-from .heuristic import _fallback, choose_heuristic
-from .strong import choose_strong
-
 LEVELS = ("random", "easy", "normal", "strong")
 
 STRICT = False
@@ -73,6 +70,11 @@ def choose(
         raise ValueError("the view has no legal action: it is not this seat's turn")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
+    # The levels' modules are imported on the first decision, not with the package:
+    # the page reads LEVELS before its first deal, and the search is large to import.
+    from .heuristic import _fallback, choose_heuristic
+    from .strong import choose_strong
+
     rng = _rng(view, level, seed)
     if level == "random" or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
