@@ -56,6 +56,9 @@ class Budget:
     """The same margin for the contract, named once the talon is in hand."""
     defend_value: float = 5.0
     """Rough match value of defending a hand, against which declaring is weighed."""
+    make_chance: int = 0
+    """1: the declaring counts a sample as made with the chance its margin gives
+    (:mod:`.make_chance`, fitted on played-out hands) instead of when it reaches the value."""
     write_off_margin: float = 15.0
     """Match value by which writing off must beat the best contract: the samples see the
     defenders' cards, so a hand looks more hopeless to them than it is."""

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
 from .decision import Decision
+from .make_chance import sample_chance
 from .heuristic import (
     _fallback,
     _keep_score,
@@ -141,14 +142,28 @@ def _failed_total(reached: int, contract: int, shade: int) -> float:
 
 
 def contract_choice(
-    ctx: MatchContext, declarer: int, reached: list[Reach], values: list[int], shade: int
+    ctx: MatchContext,
+    declarer: int,
+    reached: list[Reach],
+    values: list[int],
+    shade: int,
+    calibrated: bool = False,
 ) -> tuple[int, float]:
-    """The contract of ``values`` with the best mean outcome, given what each sample reaches."""
+    """The contract of ``values`` with the best mean outcome, given what each sample reaches.
+
+    A sample counts as made when it reaches the value; ``calibrated``, it is
+    made with the chance :func:`.make_chance.sample_chance` gives its margin.
+    """
     best_v, best_u = values[0], -INF * 1.0
     for v in values:
         u = 0.0
         for r in reached:
             failed = min(_failed_total(r.points, v, shade), v - 5)
+            if calibrated:
+                q = sample_chance(r.points, v)
+                made = ctx.play_outcome(declarer, v, float(max(r.points, v)), r.extra)
+                u += q * made + (1 - q) * ctx.play_outcome(declarer, v, failed, r.extra)
+                continue
             total = float(r.points) if r.points >= v else failed
             u += ctx.play_outcome(declarer, v, total, r.extra)
         u /= max(1, len(reached))
@@ -209,7 +224,9 @@ def bid(decision: Decision) -> str:
     if not reached:
         return choose_heuristic(view, "normal", rng)
     # Winning at `target` and naming the best contract afterwards.
-    _, declare_u = contract_choice(ctx, me, reached, [target, target + 3 * step], budget.shade)
+    values = [target, target + 3 * step]
+    calibrated = budget.make_chance > 0
+    _, declare_u = contract_choice(ctx, me, reached, values, budget.shade, calibrated)
     if "redeal" in legal and max(declare_u, budget.defend_value) < 0:
         return "redeal"
     if declare_u > budget.defend_value:
@@ -257,8 +274,8 @@ def _plan_values(
             reached[i].append(one)
     if not reached[0]:
         return []
-    shade = decision.budget.shade
-    return [contract_choice(ctx, me, r, thresholds, shade)[1] for r in reached]
+    shade, calibrated = decision.budget.shade, decision.budget.make_chance > 0
+    return [contract_choice(ctx, me, r, thresholds, shade, calibrated)[1] for r in reached]
 
 
 def choose_talon(decision: Decision) -> str:
@@ -340,7 +357,7 @@ def contract(decision: Decision) -> str:
         reached.append(Reach(r, _extra(deal.hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = contract_choice(ctx, me, reached, values[:8], shade)
+    v, u = contract_choice(ctx, me, reached, values[:8], shade, budget.make_chance > 0)
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
         if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:

@@ -1,0 +1,293 @@
+"""Calibration of the strong level's declaring: what the samples promise against what happens.
+
+It measures whether the double-dummy samples the strong level bids and names
+its contract by are too optimistic or too pessimistic. Each deal is one
+hand with the strong level at one seat (rotating with the deal) against two
+copies of another level. At each of the strong seat's bids and at its
+contract (заказ) it records what every sample reached (the shaded
+double-dummy result of :func:`~thousand.bots.declaring.first_lead_reach`),
+and at the contract also the exact double-dummy total of every sample and
+of the true deal; the hand is then played out. It prints the make rate
+against the predicted share of samples reaching the contract, bucketed, and
+the over- or under-estimate by hand type; ``--json`` keeps every record
+(the training data of :mod:`train_make_rate`).
+
+    python bench/calibration.py --deals 300 --json /tmp/calibration.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
+
+from duplicate import parse_variants
+from thousand import Game, Rules
+from thousand.bots import _rng, choose
+from thousand.bots import declaring as declaring_module
+from thousand.bots.decision import Budget
+from thousand.bots.solver import Solver
+from thousand.bots.strong import choose_strong
+from thousand.position import TrickRules
+
+Record = dict[str, Any]
+
+
+class Recorder:
+    """Wraps the declaring's sample functions in this process to keep what they saw."""
+
+    def __init__(self) -> None:
+        self.phase = ""
+        self.calls: list[Record] = []
+        self.exact: list[int] = []
+        self.want_exact = False
+        self._choice = declaring_module.contract_choice
+        self._reach = declaring_module.first_lead_reach
+
+    def install(self) -> None:
+        declaring_module.contract_choice = self.contract_choice  # type: ignore[assignment]
+        declaring_module.first_lead_reach = self.first_lead_reach  # type: ignore[assignment]
+
+    def contract_choice(self, ctx: Any, me: int, reached: list[Any], values: list[int], *a: Any):  # type: ignore[no-untyped-def]
+        v, u = self._choice(ctx, me, reached, values, *a)
+        self.calls.append(
+            {
+                "phase": self.phase,
+                "values": list(values),
+                "reached": [r.points for r in reached],
+                "extra": [sum(r.extra.values()) for r in reached],
+                "exact": list(self.exact) if self.want_exact else None,
+                "choice": v,
+                "utility": u,
+            }
+        )
+        return v, u
+
+    def first_lead_reach(self, decision: Any, hands: list[int], thresholds: list[int], banked: int = 0, bonus: int = 0, shade: int | None = None) -> int:  # type: ignore[no-untyped-def]
+        r: int = self._reach(decision, hands, thresholds, banked, bonus, shade)
+        if self.want_exact:
+            k = decision.k
+            s = Solver(
+                k.order, k.seat, rules=TrickRules.of(decision.rules), last_trick_bonus=bonus
+            )
+            self.exact.append(banked + s.solve(hands, k.seat, None, 0))
+        return r
+
+
+RECORDER: Recorder | None = None
+
+
+def run(args: tuple[int, str, list[str], float]) -> Record:
+    index, against, specs, budget_s = args
+    global RECORDER
+    if RECORDER is None:
+        RECORDER = Recorder()
+        RECORDER.install()
+    rec = RECORDER
+    budget: Budget = parse_variants(specs)["strong"]
+    rules = Rules.preset("classic")
+    seat = index % rules.players
+    game = Game.new(rules=rules, seed=f"calibration/{index}")
+    out: Record = {"index": index, "seat": seat, "bids": [], "contract": None}
+    for _ in range(2000):
+        s = game.current_player
+        assert s is not None
+        view = game.view(s)
+        phase = view["phase"]
+        if phase == "play" and not game.tricks and not game.trick and "dd" not in out:
+            d = game.declarer
+            assert d is not None
+            solver = Solver([0, 1, 2], d)
+            out["dd"] = solver.solve(list(game.hands), d, None, 0)
+        if s != seat:
+            action = choose(view, level=against, seed=index)
+        else:
+            rec.phase, rec.calls, rec.exact = phase, [], []
+            rec.want_exact = phase == "contract"
+            legal: list[str] = view["legal"]
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = choose_strong(view, _rng(view, "strong", index), budget_s, budget)
+            if phase == "bidding" and rec.calls:
+                out["bids"].append({**rec.calls[-1], "action": action})
+            if phase == "contract" and rec.calls:
+                hand = view["hand"]
+                out["contract"] = {**rec.calls[-1], "action": action, "hand": hand}
+            rec.want_exact = False
+        game.apply(action)
+        rows = [r for r in game.sheet if r["result"] != "redeal"]
+        if rows:
+            row = rows[0]
+            out.update(
+                declarer=row["declarer"],
+                result=row["result"],
+                bid=row["bid"],
+                final=row["contract"],
+                totals=row.get("totals"),
+                deltas=row["deltas"],
+            )
+            return out
+        if game.deal_no > 20:
+            break
+    out["result"] = "none"
+    return out
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def share(reached: list[int], value: int) -> float:
+    return sum(r >= value for r in reached) / max(1, len(reached))
+
+
+def _table(title: str, rows: list[tuple[str, list[Record]]], key: Callable[[Record], float]) -> None:
+    print(title)
+    for name, group in rows:
+        if not group:
+            continue
+        made = sum(r["made"] for r in group) / len(group)
+        pred = sum(key(r) for r in group) / len(group)
+        print(f"  {name:22s} n={len(group):4d}  predicted {pred:5.1%}  made {made:5.1%}")
+
+
+def contracts(results: list[Record]) -> list[Record]:
+    """One record per contract the strong seat named and played (not written off)."""
+    out = []
+    for r in results:
+        c = r.get("contract")
+        if not c or r.get("declarer") != r["seat"] or r["result"] not in ("made", "failed"):
+            continue
+        v = r["final"]
+        hand = c["hand"]
+        out.append(
+            {
+                "value": v,
+                "bid": r["bid"],
+                "made": r["result"] == "made",
+                "total": r["totals"][r["seat"]],
+                "share": share(c["reached"], v),
+                "share_low": share(c["reached"], v - 25),
+                "exact": c["exact"],
+                "dd": r.get("dd"),
+                "hand": hand,
+            }
+        )
+    return out
+
+
+def report(results: list[Record]) -> None:
+    rows = contracts(results)
+    n = max(1, len(rows))
+    print(f"  contracts played: {len(rows)}, made {sum(r['made'] for r in rows) / n:.1%}")
+    for r in rows:
+        ex = r["exact"] or [0]
+        r["exact_mean"] = sum(ex) / len(ex)
+        r["exact_share"] = sum(x >= r["value"] for x in ex) / len(ex)
+        r["exact_share15"] = sum(x >= r["value"] + 15 for x in ex) / len(ex)
+    buckets: dict[str, list[Record]] = defaultdict(list)
+    for r in rows:
+        lo = min(4, int(r["share"] * 5))
+        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
+    _table(
+        "make rate against the share of samples reaching the contract (with the shade)",
+        sorted(buckets.items()),
+        lambda r: r["share"],
+    )
+    buckets = defaultdict(list)
+    for r in rows:
+        lo = min(4, int(r["exact_share"] * 5))
+        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
+    _table(
+        "make rate against the share of samples whose exact double dummy reaches it (no shade)",
+        sorted(buckets.items()),
+        lambda r: r["exact_share"],
+    )
+    print("mean points: samples' exact double dummy, the true deal's, taken in play (by type)")
+    types: dict[str, list[Record]] = defaultdict(list)
+    for r in rows:
+        cards = r["hand"]
+        suits = {c[1] for c in cards if c[0] == "K"} & {c[1] for c in cards if c[0] == "Q"}
+        aces = sum(c[0] == "A" for c in cards)
+        types[f"marriages {min(2, len(suits))}"].append(r)
+        types[f"aces {min(3, aces)}"].append(r)
+        types[f"contract {'100' if r['value'] <= 100 else '105-115' if r['value'] < 120 else '120+'}"].append(r)
+        types["all"].append(r)
+    for name in sorted(types):
+        g = types[name]
+        sm = sum(r["exact_mean"] for r in g) / len(g)
+        dd = sum(r["dd"] for r in g if r["dd"] is not None) / len(g)
+        taken = sum(r["total"] for r in g) / len(g)
+        made = sum(r["made"] for r in g) / len(g)
+        pred = sum(r["share"] for r in g) / len(g)
+        print(
+            f"  {name:16s} n={len(g):4d}  samples {sm:6.1f}  true dd {dd:6.1f}  taken {taken:6.1f}"
+            f"  (samples - taken {sm - taken:+5.1f})  predicted {pred:5.1%} made {made:5.1%}"
+        )
+    bids = [b for r in results for b in r["bids"]]
+    bid_made = []
+    for r in results:
+        if r.get("declarer") != r["seat"] or r["result"] not in ("made", "failed"):
+            continue
+        last = [b for b in r["bids"] if b["action"] == f"bid {r['bid']}"]
+        if last:
+            b = last[-1]
+            bid_made.append({"share": share(b["reached"], b["values"][0]), "made": r["result"] == "made"})
+    print(f"  bid decisions: {len(bids)}, bid {sum(b['action'].startswith('bid') for b in bids)}")
+    buckets = defaultdict(list)
+    for r in bid_made:
+        lo = min(4, int(r["share"] * 5))
+        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
+    _table(
+        "the winning bid: make rate against the share of bid samples reaching it (with the shade)",
+        sorted(buckets.items()),
+        lambda r: r["share"],
+    )
+    declared = [r for r in results if r.get("declarer") == r["seat"]]
+    wo = sum(r["result"] == "writeoff" for r in declared)
+    print(f"  declared {len(declared)}, written off {wo}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--start", type=int, default=0, help="index of the first deal")
+    ap.add_argument("--against", default="normal")
+    ap.add_argument("--budget", default="", metavar="FIELD:VALUE,...", help="the strong setting")
+    ap.add_argument("--budget-s", type=float, default=60.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", help="write the per-deal records here")
+    ap.add_argument("--load", nargs="*", help="report on earlier --json files instead")
+    args = ap.parse_args()
+    if args.load:
+        results = [r for path in args.load for r in json.load(open(path))]
+        report(results)
+        return
+    specs = [f"strong={args.budget}"]
+    tasks = [
+        (i, args.against, specs, args.budget_s) for i in range(args.start, args.start + args.deals)
+    ]
+    started = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        results = list(pool.imap_unordered(run, tasks, chunksize=2))
+    results.sort(key=lambda r: r["index"])
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f)
+    print(
+        f"calibration: {args.deals} deals, strong at one seat against two {args.against}; "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    report(results)
+
+
+if __name__ == "__main__":
+    main()

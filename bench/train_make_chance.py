@@ -1,0 +1,153 @@
+"""Fit the strong level's make-chance model on hands it declared and played out.
+
+It writes ``engine/thousand/bots/make_chance.json``: the weights of the
+logistic model of :mod:`thousand.bots.make_chance`, which turns one sampled
+deal's margin over a contract into the chance of making it. The training
+hands are those of ``bench/calibration.py`` (seeds ``calibration/<i>``; the
+paired bench plays ``dup/<i>``), where the strong level at one seat named a
+contract and played it: a hand's chance is the mean of its samples' chances,
+and the weights maximise the likelihood of the contracts made and failed.
+The fit is full-batch gradient ascent from zero, so the same hands give the
+same weights. It prints the fit's log-loss beside the raw shaded share's, on
+the even and the odd hands crosswise, and the calibration table of the fit.
+
+    python bench/train_make_chance.py --deals 600            # plays the hands (about 20 min)
+    python bench/train_make_chance.py --load /tmp/calibration.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
+
+from calibration import run
+from thousand.bots.make_chance import features, margin, sample_chance
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "engine", "thousand", "bots", "make_chance.json")
+
+Hand = tuple[list[list[float]], bool, float]
+"""One training hand: its samples' inputs, whether it was made, the raw shaded share."""
+
+
+def hands_of(results: list[dict[str, Any]]) -> list[Hand]:
+    out: list[Hand] = []
+    for r in sorted(results, key=lambda r: r["index"]):
+        c = r.get("contract")
+        if not c or r.get("declarer") != r["seat"] or r["result"] not in ("made", "failed"):
+            continue
+        v = int(r["final"])
+        reached = [int(x) for x in c["reached"]]
+        if not reached:
+            continue
+        xs = [features(margin(x, v), v) for x in reached]
+        raw = sum(x >= v for x in reached) / len(reached)
+        out.append((xs, r["result"] == "made", raw))
+    return out
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def chance(w: list[float], xs: list[list[float]]) -> float:
+    return sum(_sigmoid(sum(a * b for a, b in zip(w, x, strict=True))) for x in xs) / len(xs)
+
+
+def fit(hands: list[Hand], steps: int = 3000, rate: float = 0.05, l2: float = 1e-3) -> list[float]:
+    """Weights maximising the hands' log-likelihood (Adam, full batch, from zero)."""
+    n = len(hands[0][0][0])
+    w = [0.0] * n
+    m1, m2 = [0.0] * n, [0.0] * n
+    for t in range(1, steps + 1):
+        grad = [-l2 * len(hands) * wi for wi in w]
+        for xs, made, _ in hands:
+            qs = [_sigmoid(sum(a * b for a, b in zip(w, x, strict=True))) for x in xs]
+            p = min(1 - 1e-6, max(1e-6, sum(qs) / len(qs)))
+            coef = (1 / p if made else -1 / (1 - p)) / len(xs)
+            for q, x in zip(qs, xs, strict=True):
+                d = coef * q * (1 - q)
+                for i in range(n):
+                    grad[i] += d * x[i]
+        for i in range(n):
+            g = grad[i] / len(hands)
+            m1[i] = 0.9 * m1[i] + 0.1 * g
+            m2[i] = 0.999 * m2[i] + 0.001 * g * g
+            w[i] += rate * (m1[i] / (1 - 0.9**t)) / (math.sqrt(m2[i] / (1 - 0.999**t)) + 1e-8)
+    return w
+
+
+def log_loss(ps: list[float], ys: list[bool]) -> float:
+    total = 0.0
+    for p, y in zip(ps, ys, strict=True):
+        p = min(1 - 1e-3, max(1e-3, p))
+        total -= math.log(p if y else 1 - p)
+    return total / max(1, len(ps))
+
+
+def table(ps: list[float], ys: list[bool]) -> None:
+    for lo in range(5):
+        group = [(p, y) for p, y in zip(ps, ys, strict=True) if min(4, int(p * 5)) == lo]
+        if group:
+            pred = sum(p for p, _ in group) / len(group)
+            made = sum(y for _, y in group) / len(group)
+            print(f"    {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(group):4d}  "
+                  f"predicted {pred:5.1%}  made {made:5.1%}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=600)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--load", nargs="*", help="calibration.py --json files instead of playing")
+    ap.add_argument("--save", help="also keep the played hands here (calibration.py's format)")
+    ap.add_argument("--out", default=OUT)
+    args = ap.parse_args()
+    started = time.perf_counter()
+    if args.load:
+        results = [r for path in args.load for r in json.load(open(path))]
+    else:
+        tasks = [(i, "normal", ["strong="], 60.0) for i in range(args.deals)]
+        with multiprocessing.Pool(args.workers) as pool:
+            results = list(pool.imap_unordered(run, tasks, chunksize=2))
+        if args.save:
+            with open(args.save, "w") as f:
+                json.dump(sorted(results, key=lambda r: r["index"]), f)
+    hands = hands_of(results)
+    ys = [made for _, made, _ in hands]
+    print(f"train_make_chance: {len(hands)} contracts played, made {sum(ys) / len(ys):.1%}")
+    halves = [hands[0::2], hands[1::2]]
+    cross_fit, cross_raw, cross_y = [], [], []
+    for i in range(2):
+        w = fit(halves[1 - i])
+        cross_fit += [chance(w, xs) for xs, _, _ in halves[i]]
+        cross_raw += [raw for _, _, raw in halves[i]]
+        cross_y += [made for _, made, _ in halves[i]]
+    print(f"  held out (each half fitted on the other): log-loss {log_loss(cross_fit, cross_y):.3f}"
+          f", the raw shaded share's {log_loss(cross_raw, cross_y):.3f}")
+    print("  the fit, held out:")
+    table(cross_fit, cross_y)
+    print("  the raw shaded share:")
+    table(cross_raw, cross_y)
+    w = fit(hands)
+    weights = tuple(round(x, 4) for x in w)
+    print(f"  weights (bias, margin/10, reaches, (contract-100)/10): {list(weights)}")
+    for m in (-60, -50, -25, -10, 0, 10, 25, 40):
+        print(f"    margin {m:+3d}: contract 100 {sample_chance(100 + m, 100, weights):5.1%}, "
+              f"120 {sample_chance(120 + m, 120, weights):5.1%}")
+    with open(args.out, "w") as f:
+        json.dump({"inputs": ["bias", "margin/10", "reaches", "(contract-100)/10"],
+                   "weights": list(weights), "hands": len(hands)}, f, indent=1)
+        f.write("\n")
+    print(f"  wrote {os.path.relpath(args.out)}; {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""The chance that a declarer makes its contract, given what one sampled deal reaches.
+
+This module owns the strong level's calibration of its declaring samples. A
+sample's shaded double-dummy result (:func:`.declaring.first_lead_reach`)
+says only whether a declarer who saw every card would reach a value; the
+real declarer guesses, and the real defenders err. A small logistic model,
+fitted on hands the strong level declared and played out against the
+normal level, turns a sample's margin over the contract — the highest
+value it reaches minus the contract — into the chance of making it. Its
+coefficients are data in the package (``make_chance.json``), written by
+``bench/train_make_chance.py``; inference is pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LOWEST_MARGIN = -60
+"""Margins below this (and a sample that reaches no probed value) count as this."""
+HIGHEST_MARGIN = 40
+
+
+def margin(reached: int, contract: int) -> int:
+    """A sample's margin over ``contract``: what it reaches minus the contract, clipped."""
+    if reached < 0:
+        return LOWEST_MARGIN
+    return max(LOWEST_MARGIN, min(HIGHEST_MARGIN, reached - contract))
+
+
+def features(m: int, contract: int) -> list[float]:
+    """The model's inputs for one sample: a bias, the margin, whether it reaches, the level."""
+    return [1.0, m / 10.0, 1.0 if m >= 0 else 0.0, (contract - 100) / 10.0]
+
+
+@cache
+def model() -> tuple[float, ...]:
+    """The fitted weights, one per input of :func:`features`."""
+    text = resources.files(__package__).joinpath("make_chance.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return tuple(float(w) for w in data["weights"])
+
+
+def sample_chance(reached: int, contract: int, weights: tuple[float, ...] | None = None) -> float:
+    """The chance of making ``contract`` in a sample that reaches ``reached`` (``-1``: none)."""
+    w = model() if weights is None else weights
+    z = sum(a * b for a, b in zip(w, features(margin(reached, contract), contract), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+__all__ = ["features", "margin", "model", "sample_chance"]
