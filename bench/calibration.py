@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 
-from duplicate import parse_variants
+from duplicate import load_runs, parse_variants
 from thousand import Game, Rules
 from thousand.bots import _rng, choose
 from thousand.bots import declaring as declaring_module
@@ -56,7 +56,9 @@ class Recorder:
         declaring_module.contract_choice = self.contract_choice  # type: ignore[assignment]
         declaring_module.first_lead_reach = self.first_lead_reach  # type: ignore[assignment]
 
-    def contract_choice(self, ctx: Any, me: int, reached: list[Any], values: list[int], *a: Any):  # type: ignore[no-untyped-def]
+    def contract_choice(
+        self, ctx: Any, me: int, reached: list[Any], values: list[int], *a: Any
+    ) -> tuple[int, float]:
         v, u = self._choice(ctx, me, reached, values, *a)
         self.calls.append(
             {
@@ -71,13 +73,19 @@ class Recorder:
         )
         return v, u
 
-    def first_lead_reach(self, decision: Any, hands: list[int], thresholds: list[int], banked: int = 0, bonus: int = 0, shade: int | None = None) -> int:  # type: ignore[no-untyped-def]
+    def first_lead_reach(
+        self,
+        decision: Any,
+        hands: list[int],
+        thresholds: list[int],
+        banked: int = 0,
+        bonus: int = 0,
+        shade: int | None = None,
+    ) -> int:
         r: int = self._reach(decision, hands, thresholds, banked, bonus, shade)
         if self.want_exact:
             k = decision.k
-            s = Solver(
-                k.order, k.seat, rules=TrickRules.of(decision.rules), last_trick_bonus=bonus
-            )
+            s = Solver(k.order, k.seat, rules=TrickRules.of(decision.rules), last_trick_bonus=bonus)
             self.exact.append(banked + s.solve(hands, k.seat, None, 0))
         return r
 
@@ -149,7 +157,9 @@ def share(reached: list[int], value: int) -> float:
     return sum(r >= value for r in reached) / max(1, len(reached))
 
 
-def _table(title: str, rows: list[tuple[str, list[Record]]], key: Callable[[Record], float]) -> None:
+def _table(
+    title: str, rows: list[tuple[str, list[Record]]], key: Callable[[Record], float]
+) -> None:
     print(title)
     for name, group in rows:
         if not group:
@@ -219,7 +229,9 @@ def report(results: list[Record]) -> None:
         aces = sum(c[0] == "A" for c in cards)
         types[f"marriages {min(2, len(suits))}"].append(r)
         types[f"aces {min(3, aces)}"].append(r)
-        types[f"contract {'100' if r['value'] <= 100 else '105-115' if r['value'] < 120 else '120+'}"].append(r)
+        types[
+            f"contract {'100' if r['value'] <= 100 else '105-115' if r['value'] < 120 else '120+'}"
+        ].append(r)
         types["all"].append(r)
     for name in sorted(types):
         g = types[name]
@@ -240,7 +252,9 @@ def report(results: list[Record]) -> None:
         last = [b for b in r["bids"] if b["action"] == f"bid {r['bid']}"]
         if last:
             b = last[-1]
-            bid_made.append({"share": share(b["reached"], b["values"][0]), "made": r["result"] == "made"})
+            bid_made.append(
+                {"share": share(b["reached"], b["values"][0]), "made": r["result"] == "made"}
+            )
     print(f"  bid decisions: {len(bids)}, bid {sum(b['action'].startswith('bid') for b in bids)}")
     buckets = defaultdict(list)
     for r in bid_made:
@@ -268,7 +282,7 @@ def main() -> None:
     ap.add_argument("--load", nargs="*", help="report on earlier --json files instead")
     args = ap.parse_args()
     if args.load:
-        results = [r for path in args.load for r in json.load(open(path))]
+        results = load_runs(args.load)
         report(results)
         return
     specs = [f"strong={args.budget}"]

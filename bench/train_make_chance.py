@@ -29,12 +29,18 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 
 from calibration import run
-from thousand.bots.make_chance import features, margin, sample_chance
+from duplicate import load_runs
+from thousand.bots.make_chance import defend_inputs, features, margin, sample_chance
+from thousand.table import OBLIGATORY_BID
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "engine", "thousand", "bots", "make_chance.json")
+OUT = os.path.join(
+    os.path.dirname(__file__), "..", "engine", "thousand", "bots", "make_chance.json"
+)
 
 Hand = tuple[list[list[float]], bool, float]
 """One training hand: its samples' inputs, whether it was made, the raw shaded share."""
+Passed = tuple[list[float], float]
+"""One hand the strong seat passed: the defence model's inputs, the match points it scored."""
 
 
 def hands_of(results: list[dict[str, Any]]) -> list[Hand]:
@@ -47,10 +53,45 @@ def hands_of(results: list[dict[str, Any]]) -> list[Hand]:
         reached = [int(x) for x in c["reached"]]
         if not reached:
             continue
-        xs = [features(margin(x, v), v) for x in reached]
+        xs = [features(margin(x, v)) for x in reached]
         raw = sum(x >= v for x in reached) / len(reached)
         out.append((xs, r["result"] == "made", raw))
     return out
+
+
+def passes_of(results: list[dict[str, Any]], weights: tuple[float, ...]) -> list[Passed]:
+    """The last pass of the strong seat in each scored hand, with the match points it scored."""
+    out: list[Passed] = []
+    for r in sorted(results, key=lambda r: r["index"]):
+        passes = [b for b in r["bids"] if b["action"] == "pass" and b["reached"]]
+        if not passes or "deltas" not in r:
+            continue
+        b, seat, deltas = passes[-1], r["seat"], r["deltas"]
+        target = int(b["values"][0])
+        chance = sum(sample_chance(x, target, weights) for x in b["reached"]) / len(b["reached"])
+        others = [d for s, d in enumerate(deltas) if s != seat]
+        # The classic preset bids by 5: a next bid above 105 is over a raised bid.
+        inputs = defend_inputs(chance, target - 5 > OBLIGATORY_BID)
+        out.append((inputs, deltas[seat] - sum(others) / len(others)))
+    return out
+
+
+def least_squares(rows: list[Passed]) -> list[float]:
+    """Weights minimising the squared error (normal equations, Gauss-Jordan)."""
+    n = len(rows[0][0])
+    a = [
+        [sum(x[i] * x[j] for x, _ in rows) + (1e-6 if i == j else 0.0) for j in range(n)]
+        for i in range(n)
+    ]
+    b = [sum(x[i] * y for x, y in rows) for i in range(n)]
+    for i in range(n):
+        p = a[i][i]
+        for j in range(n):
+            if j != i:
+                f = a[j][i] / p
+                a[j] = [u - f * v for u, v in zip(a[j], a[i], strict=True)]
+                b[j] -= f * b[i]
+    return [b[i] / a[i][i] for i in range(n)]
 
 
 def _sigmoid(z: float) -> float:
@@ -98,8 +139,10 @@ def table(ps: list[float], ys: list[bool]) -> None:
         if group:
             pred = sum(p for p, _ in group) / len(group)
             made = sum(y for _, y in group) / len(group)
-            print(f"    {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(group):4d}  "
-                  f"predicted {pred:5.1%}  made {made:5.1%}")
+            print(
+                f"    {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(group):4d}  "
+                f"predicted {pred:5.1%}  made {made:5.1%}"
+            )
 
 
 def main() -> None:
@@ -112,9 +155,11 @@ def main() -> None:
     args = ap.parse_args()
     started = time.perf_counter()
     if args.load:
-        results = [r for path in args.load for r in json.load(open(path))]
+        results = load_runs(args.load)
     else:
-        tasks = [(i, "normal", ["strong="], 60.0) for i in range(args.deals)]
+        # The hands are played by the uncalibrated declaring, whatever the default budget.
+        specs = ["strong=make_chance:0,learned_defend:0"]
+        tasks = [(i, "normal", specs, 60.0) for i in range(args.deals)]
         with multiprocessing.Pool(args.workers) as pool:
             results = list(pool.imap_unordered(run, tasks, chunksize=2))
         if args.save:
@@ -130,21 +175,44 @@ def main() -> None:
         cross_fit += [chance(w, xs) for xs, _, _ in halves[i]]
         cross_raw += [raw for _, _, raw in halves[i]]
         cross_y += [made for _, made, _ in halves[i]]
-    print(f"  held out (each half fitted on the other): log-loss {log_loss(cross_fit, cross_y):.3f}"
-          f", the raw shaded share's {log_loss(cross_raw, cross_y):.3f}")
+    print(
+        f"  held out (each half fitted on the other): log-loss {log_loss(cross_fit, cross_y):.3f}"
+        f", the raw shaded share's {log_loss(cross_raw, cross_y):.3f}"
+    )
     print("  the fit, held out:")
     table(cross_fit, cross_y)
     print("  the raw shaded share:")
     table(cross_raw, cross_y)
     w = fit(hands)
     weights = tuple(round(x, 4) for x in w)
-    print(f"  weights (bias, margin/10, reaches, (contract-100)/10): {list(weights)}")
-    for m in (-60, -50, -25, -10, 0, 10, 25, 40):
-        print(f"    margin {m:+3d}: contract 100 {sample_chance(100 + m, 100, weights):5.1%}, "
-              f"120 {sample_chance(120 + m, 120, weights):5.1%}")
+    print(f"  weights (bias, margin/10, reaches): {list(weights)}")
+    margins = (-60, -50, -25, -10, 0, 10, 25)
+    chances = ", ".join(f"{m:+d}: {sample_chance(100 + m, 100, weights):.1%}" for m in margins)
+    print(f"    a sample's chance by its margin: {chances}")
+    passed = passes_of(results, weights)
+    defend = [round(x, 2) for x in least_squares(passed)]
+    print(f"  defending, {len(passed)} hands passed: weights (bias, chance, raised) {defend}")
+    for lo in range(5):
+        group = [y for x, y in passed if min(4, int(x[1] * 5)) == lo and not x[2]]
+        if group:
+            print(
+                f"    chance {lo * 20:3d}-{lo * 20 + 20:3d}%, over the obligatory bid: "
+                f"n={len(group):4d}"
+                f"  scored {sum(group) / len(group):+6.1f}"
+            )
     with open(args.out, "w") as f:
-        json.dump({"inputs": ["bias", "margin/10", "reaches", "(contract-100)/10"],
-                   "weights": list(weights), "hands": len(hands)}, f, indent=1)
+        json.dump(
+            {
+                "inputs": ["bias", "margin/10", "reaches"],
+                "weights": list(weights),
+                "hands": len(hands),
+                "defend_inputs": ["bias", "chance", "raised"],
+                "defend": defend,
+                "passed": len(passed),
+            },
+            f,
+            indent=1,
+        )
         f.write("\n")
     print(f"  wrote {os.path.relpath(args.out)}; {time.perf_counter() - started:.0f} s")
 

@@ -9,13 +9,20 @@ from thousand import Game
 from thousand.bots import choose
 from thousand.bots.decision import DEFAULT_BUDGET
 from thousand.bots.declaring import Reach, contract_choice
-from thousand.bots.make_chance import features, margin, model, sample_chance
+from thousand.bots.make_chance import (
+    defend_value,
+    features,
+    hand_chance,
+    margin,
+    model,
+    sample_chance,
+)
 from thousand.bots.strong import choose_strong
 from thousand.bots.value import MatchContext
 
 
 def test_the_model_ships_one_weight_per_input() -> None:
-    assert len(model()) == len(features(0, 100))
+    assert len(model()) == len(features(0))
 
 
 def test_a_wider_margin_is_a_better_chance() -> None:
@@ -25,6 +32,15 @@ def test_a_wider_margin_is_a_better_chance() -> None:
     # A sample that reaches no probed value is the worst margin there is.
     assert sample_chance(-1, 100) == sample_chance(40, 100) < sample_chance(50, 100)
     assert margin(500, 100) == margin(200, 100)
+
+
+def test_defending_pays_more_the_better_the_passers_cards() -> None:
+    values = [defend_value(c / 10, raised=False) for c in range(11)]
+    assert values == sorted(values)
+    assert values[0] < 20 < 40 < values[-1]
+    # Against a declarer who raised the bid of its own will, defending pays less.
+    assert defend_value(0.5, raised=True) < defend_value(0.5, raised=False)
+    assert hand_chance([150, -1], 100) == (sample_chance(150, 100) + sample_chance(-1, 100)) / 2
 
 
 def test_the_calibrated_contract_weighs_chances_not_cut_offs() -> None:
@@ -50,7 +66,7 @@ def _view_at(phase: str, seed: int) -> dict[str, object]:
 
 
 def test_calibrated_declaring_decides_the_same_by_seed() -> None:
-    budget = replace(DEFAULT_BUDGET, make_chance=1)
+    budget = replace(DEFAULT_BUDGET, make_chance=2, learned_defend=1)
     for phase, seed in (("bidding", 5), ("contract", 2)):
         view = _view_at(phase, seed)
         first = choose_strong(view, random.Random(3), None, budget)

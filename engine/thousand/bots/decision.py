@@ -56,9 +56,13 @@ class Budget:
     """The same margin for the contract, named once the talon is in hand."""
     defend_value: float = 5.0
     """Rough match value of defending a hand, against which declaring is weighed."""
+    learned_defend: int = 0
+    """1: bidding weighs declaring against the match value of defending that
+    :func:`.make_chance.defend_value` learned from hands passed, instead of ``defend_value``."""
     make_chance: int = 0
-    """1: the declaring counts a sample as made with the chance its margin gives
-    (:mod:`.make_chance`, fitted on played-out hands) instead of when it reaches the value."""
+    """Where the declaring counts a sample as made with the chance its margin over the value
+    gives (:mod:`.make_chance`, fitted on played-out hands) instead of when it reaches the
+    value: 0 nowhere, 1 in bidding, 2 also laying away and the contract."""
     write_off_margin: float = 15.0
     """Match value by which writing off must beat the best contract: the samples see the
     defenders' cards, so a hand looks more hopeless to them than it is."""

@@ -18,8 +18,8 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
+from ..table import OBLIGATORY_BID
 from .decision import Decision
-from .make_chance import sample_chance
 from .heuristic import (
     _fallback,
     _keep_score,
@@ -28,6 +28,7 @@ from .heuristic import (
     estimate,
     give_plan,
 )
+from .make_chance import defend_value, hand_chance, sample_chance
 from .sampling import Deal, _marriage_total, sample_deals
 from .solver import INF, SearchAborted
 from .value import MatchContext
@@ -227,9 +228,13 @@ def bid(decision: Decision) -> str:
     values = [target, target + 3 * step]
     calibrated = budget.make_chance > 0
     _, declare_u = contract_choice(ctx, me, reached, values, budget.shade, calibrated)
-    if "redeal" in legal and max(declare_u, budget.defend_value) < 0:
+    defend = budget.defend_value
+    if budget.learned_defend:
+        raised = int(view.get("high_bid") or OBLIGATORY_BID) > OBLIGATORY_BID
+        defend = defend_value(hand_chance([r.points for r in reached], target), raised)
+    if "redeal" in legal and max(declare_u, defend) < 0:
         return "redeal"
-    if declare_u > budget.defend_value:
+    if declare_u > defend:
         return f"bid {target}"
     return "pass" if "pass" in legal else f"bid {target}"
 
@@ -274,7 +279,7 @@ def _plan_values(
             reached[i].append(one)
     if not reached[0]:
         return []
-    shade, calibrated = decision.budget.shade, decision.budget.make_chance > 0
+    shade, calibrated = decision.budget.shade, decision.budget.make_chance >= 2
     return [contract_choice(ctx, me, r, thresholds, shade, calibrated)[1] for r in reached]
 
 
@@ -357,7 +362,7 @@ def contract(decision: Decision) -> str:
         reached.append(Reach(r, _extra(deal.hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = contract_choice(ctx, me, reached, values[:8], shade, budget.make_chance > 0)
+    v, u = contract_choice(ctx, me, reached, values[:8], shade, budget.make_chance >= 2)
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
         if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:
