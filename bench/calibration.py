@@ -34,6 +34,7 @@ from thousand import Game, Rules
 from thousand.bots import _rng, choose
 from thousand.bots import declaring as declaring_module
 from thousand.bots.decision import Budget
+from thousand.bots.make_chance import hand_chance
 from thousand.bots.solver import Solver
 from thousand.bots.strong import choose_strong
 from thousand.position import TrickRules
@@ -157,16 +158,26 @@ def share(reached: list[int], value: int) -> float:
     return sum(r >= value for r in reached) / max(1, len(reached))
 
 
-def _table(
-    title: str, rows: list[tuple[str, list[Record]]], key: Callable[[Record], float]
-) -> None:
+def _table(title: str, rows: list[Record], key: Callable[[Record], float]) -> None:
+    """Make rate against ``key`` (a predicted chance), in buckets of 20%."""
     print(title)
-    for name, group in rows:
-        if not group:
-            continue
+    buckets: dict[int, list[Record]] = defaultdict(list)
+    for r in rows:
+        buckets[min(4, int(key(r) * 5))].append(r)
+    for lo, group in sorted(buckets.items()):
         made = sum(r["made"] for r in group) / len(group)
         pred = sum(key(r) for r in group) / len(group)
-        print(f"  {name:22s} n={len(group):4d}  predicted {pred:5.1%}  made {made:5.1%}")
+        print(
+            f"  {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(group):4d}  "
+            f"predicted {pred:5.1%}  made {made:5.1%}"
+        )
+
+
+def margin_of(r: Record) -> float:
+    """The strong seat's match points: its score change minus the others' mean."""
+    d, seat = r["deltas"], r["seat"]
+    others = [x for s, x in enumerate(d) if s != seat]
+    return float(d[seat] - sum(others) / len(others))
 
 
 def contracts(results: list[Record]) -> list[Record]:
@@ -203,22 +214,14 @@ def report(results: list[Record]) -> None:
         r["exact_mean"] = sum(ex) / len(ex)
         r["exact_share"] = sum(x >= r["value"] for x in ex) / len(ex)
         r["exact_share15"] = sum(x >= r["value"] + 15 for x in ex) / len(ex)
-    buckets: dict[str, list[Record]] = defaultdict(list)
-    for r in rows:
-        lo = min(4, int(r["share"] * 5))
-        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
     _table(
         "make rate against the share of samples reaching the contract (with the shade)",
-        sorted(buckets.items()),
+        rows,
         lambda r: r["share"],
     )
-    buckets = defaultdict(list)
-    for r in rows:
-        lo = min(4, int(r["exact_share"] * 5))
-        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
     _table(
         "make rate against the share of samples whose exact double dummy reaches it (no shade)",
-        sorted(buckets.items()),
+        rows,
         lambda r: r["exact_share"],
     )
     print("mean points: samples' exact double dummy, the true deal's, taken in play (by type)")
@@ -256,18 +259,40 @@ def report(results: list[Record]) -> None:
                 {"share": share(b["reached"], b["values"][0]), "made": r["result"] == "made"}
             )
     print(f"  bid decisions: {len(bids)}, bid {sum(b['action'].startswith('bid') for b in bids)}")
-    buckets = defaultdict(list)
-    for r in bid_made:
-        lo = min(4, int(r["share"] * 5))
-        buckets[f"{lo * 20:3d}-{lo * 20 + 20:3d}%"].append(r)
     _table(
         "the winning bid: make rate against the share of bid samples reaching it (with the shade)",
-        sorted(buckets.items()),
+        bid_made,
         lambda r: r["share"],
     )
     declared = [r for r in results if r.get("declarer") == r["seat"]]
     wo = sum(r["result"] == "writeoff" for r in declared)
     print(f"  declared {len(declared)}, written off {wo}")
+    print("the strong seat's match points per hand, declaring and defending")
+    scored = [r for r in results if r.get("declarer") is not None and "deltas" in r]
+    for name, test in (
+        ("declared, bid 100", lambda r: r["declarer"] == r["seat"] and r["bid"] == 100),
+        ("declared, bid above", lambda r: r["declarer"] == r["seat"] and r["bid"] > 100),
+        ("defended, bid 100", lambda r: r["declarer"] != r["seat"] and r["bid"] == 100),
+        ("defended, bid above", lambda r: r["declarer"] != r["seat"] and r["bid"] > 100),
+    ):
+        g = [r for r in scored if test(r)]
+        if g:
+            made = sum(r["result"] == "made" for r in g) / len(g)
+            mean = sum(map(margin_of, g)) / len(g)
+            print(f"  {name:20s} n={len(g):4d}  {mean:+6.1f}  declarer made {made:5.1%}")
+    print("after the strong seat's last pass: match points by its hand's make chance (the model)")
+    passed: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for r in scored:
+        passes = [b for b in r["bids"] if b["action"] == "pass" and b["reached"]]
+        if passes:
+            target = passes[-1]["values"][0]
+            chance = hand_chance(passes[-1]["reached"], target)
+            passed[(target, min(4, int(chance * 5)))].append(margin_of(r))
+    for (target, lo), g in sorted(passed.items()):
+        print(
+            f"  next bid {target}, chance {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(g):4d}  "
+            f"{sum(g) / len(g):+6.1f}"
+        )
 
 
 def main() -> None:
