@@ -58,11 +58,16 @@ class Budget:
     """Rough match value of defending a hand, against which declaring is weighed."""
     learned_defend: int = 0
     """1: bidding weighs declaring against the match value of defending that
-    :func:`.make_chance.defend_value` learned from hands passed, instead of ``defend_value``."""
+    :func:`.make_chance.defend_value` learned from hands passed, instead of ``defend_value``
+    (0, the default: with ``make_chance`` 1, 600 paired deals against the normal level
+    measured -0.6 ± 1.0 match points per hand, 12 deals changed)."""
     make_chance: int = 0
     """Where the declaring counts a sample as made with the chance its margin over the value
     gives (:mod:`.make_chance`, fitted on played-out hands) instead of when it reaches the
-    value: 0 nowhere, 1 in bidding, 2 also laying away and the contract."""
+    value: 0 nowhere (the default), 1 in bidding, 2 also laying away and the contract. Paired
+    runs of 600 deals against the normal level: 1 against 0 measured -0.0 ± 1.4 match points
+    per hand (25 deals changed), 2 against 1 +0.2 ± 1.5 (63 changed: raised contracts gain 5
+    to 25 points each, and the few they fail cost 200 to 300)."""
     write_off_margin: float = 15.0
     """Match value by which writing off must beat the best contract: the samples see the
     defenders' cards, so a hand looks more hopeless to them than it is."""
