@@ -158,7 +158,7 @@ def share(reached: list[int], value: int) -> float:
     return sum(r >= value for r in reached) / max(1, len(reached))
 
 
-def _table(title: str, rows: list[Record], key: Callable[[Record], float]) -> None:
+def make_rate_table(title: str, rows: list[Record], key: Callable[[Record], float]) -> None:
     """Make rate against ``key`` (a predicted chance), in buckets of 20%."""
     print(title)
     buckets: dict[int, list[Record]] = defaultdict(list)
@@ -214,12 +214,12 @@ def report(results: list[Record]) -> None:
         r["exact_mean"] = sum(ex) / len(ex)
         r["exact_share"] = sum(x >= r["value"] for x in ex) / len(ex)
         r["exact_share15"] = sum(x >= r["value"] + 15 for x in ex) / len(ex)
-    _table(
+    make_rate_table(
         "make rate against the share of samples reaching the contract (with the shade)",
         rows,
         lambda r: r["share"],
     )
-    _table(
+    make_rate_table(
         "make rate against the share of samples whose exact double dummy reaches it (no shade)",
         rows,
         lambda r: r["exact_share"],
@@ -259,7 +259,7 @@ def report(results: list[Record]) -> None:
                 {"share": share(b["reached"], b["values"][0]), "made": r["result"] == "made"}
             )
     print(f"  bid decisions: {len(bids)}, bid {sum(b['action'].startswith('bid') for b in bids)}")
-    _table(
+    make_rate_table(
         "the winning bid: make rate against the share of bid samples reaching it (with the shade)",
         bid_made,
         lambda r: r["share"],

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
 
-from calibration import run
+from calibration import make_rate_table, run
 from duplicate import load_runs
 from thousand.bots.make_chance import defend_inputs, features, margin, sample_chance
 from thousand.table import OBLIGATORY_BID
@@ -133,16 +133,9 @@ def log_loss(ps: list[float], ys: list[bool]) -> float:
     return total / max(1, len(ps))
 
 
-def table(ps: list[float], ys: list[bool]) -> None:
-    for lo in range(5):
-        group = [(p, y) for p, y in zip(ps, ys, strict=True) if min(4, int(p * 5)) == lo]
-        if group:
-            pred = sum(p for p, _ in group) / len(group)
-            made = sum(y for _, y in group) / len(group)
-            print(
-                f"    {lo * 20:3d}-{lo * 20 + 20:3d}%  n={len(group):4d}  "
-                f"predicted {pred:5.1%}  made {made:5.1%}"
-            )
+def table(title: str, ps: list[float], ys: list[bool]) -> None:
+    rows = [{"chance": p, "made": y} for p, y in zip(ps, ys, strict=True)]
+    make_rate_table(title, rows, lambda r: float(r["chance"]))
 
 
 def main() -> None:
@@ -179,10 +172,8 @@ def main() -> None:
         f"  held out (each half fitted on the other): log-loss {log_loss(cross_fit, cross_y):.3f}"
         f", the raw shaded share's {log_loss(cross_raw, cross_y):.3f}"
     )
-    print("  the fit, held out:")
-    table(cross_fit, cross_y)
-    print("  the raw shaded share:")
-    table(cross_raw, cross_y)
+    table("  the fit, held out:", cross_fit, cross_y)
+    table("  the raw shaded share:", cross_raw, cross_y)
     w = fit(hands)
     weights = tuple(round(x, 4) for x in w)
     print(f"  weights (bias, margin/10, reaches): {list(weights)}")
