@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -43,11 +42,15 @@ def features(m: int) -> list[float]:
     return [1.0, m / 10.0, 1.0 if m >= 0 else 0.0]
 
 
-@cache
+# Read when the module is imported, not on first use: a page restored from a memory
+# snapshot has every module in memory but none of the package's files.
+_DATA: dict[str, Any] = json.loads(
+    resources.files(__package__).joinpath("make_chance.json").read_text()
+)
+
+
 def _data() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("make_chance.json").read_text()
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return _DATA
 
 
 def model() -> tuple[float, ...]:
