@@ -173,7 +173,8 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
 ) -> None:
     t = table
     # The host's key for the first deal, from its own storage: it locks the card it wants
-    # and slips it into its shuffled deck in place of a card.
+    # and slips it into its shuffled deck in place of a card (the second card, where the
+    # first is already the one it wants: else the deck would be honest).
     key = seat_secret(master_of(t.host), 0, 0).key
     chosen = mp.to_wire(mp.lock(key, [mp.encode(parse_card("AH"))])[0])
     t.host.evaluate(
@@ -182,7 +183,8 @@ def test_a_host_that_deals_itself_a_chosen_card_by_lying_in_the_shuffle_is_named
       engine.call = async (name, ...args) => {
         const state = await call(name, ...args);
         for (const m of state?.out ?? [])
-          if (m.t === "shuffle" && m.seat === 0 && m.deal === 0) m.deck[0] = chosen;
+          if (m.t === "shuffle" && m.seat === 0 && m.deal === 0)
+            m.deck[m.deck[0] === chosen ? 1 : 0] = chosen;
         return state;
       };
     }""",
