@@ -161,20 +161,27 @@ def contract_choice(
     """
     best_v, best_u = values[0], -INF * 1.0
     for v in values:
-        u = 0.0
-        for r in reached:
-            failed = min(_failed_total(r.points, v, shade), v - 5)
-            if calibrated:
-                q = sample_chance(r.points, v)
-                made = ctx.play_outcome(declarer, v, float(max(r.points, v)), r.extra)
-                u += q * made + (1 - q) * ctx.play_outcome(declarer, v, failed, r.extra)
-                continue
-            total = float(r.points) if r.points >= v else failed
-            u += ctx.play_outcome(declarer, v, total, r.extra)
+        u = sum(_outcome(ctx, declarer, r, v, shade, calibrated) for r in reached)
         u /= max(1, len(reached))
         if u > best_u + 1e-9:
             best_v, best_u = v, u
     return best_v, best_u
+
+
+def _outcome(
+    ctx: MatchContext, declarer: int, r: Reach, v: int, shade: int, calibrated: bool
+) -> float:
+    """One sample's match value for contract ``v``: made or failed, or weighed by the chance
+    of making it that its margin gives (``calibrated``)."""
+    q = sample_chance(r.points, v) if calibrated else float(r.points >= v)
+    made = failed = 0.0
+    if q > 0:
+        made = ctx.play_outcome(declarer, v, float(max(r.points, v)), r.extra)
+    if q < 1:
+        failed = ctx.play_outcome(
+            declarer, v, min(_failed_total(r.points, v, shade), v - 5), r.extra
+        )
+    return q * made + (1 - q) * failed
 
 
 def _probes(values: list[int]) -> list[int]:
