@@ -16,7 +16,8 @@ prints
   snapshot in place), reload (that page reloaded mid-hand) and rejoin (a
   multiplayer guest reloading its page at a table, where "table-shown" is
   when the host's table is back; ``--no-rejoin`` skips it, it needs the
-  local relays of the tests, a tracker and a Nostr relay), and the bare
+  local relays of the tests, a tracker and a Nostr relay; ``--rejoin-only``
+  runs only it and the bare page), and the bare
   page's own steps (worker-started, pyodide-ready, engine-installed, dealt)
   to set them against;
 - navigation to a hand on the table for each path, in seconds, and as a
@@ -32,7 +33,7 @@ Each figure is the median of ``--runs`` runs (5). Loopback has no network
 delay, so the cold figures are the browser's work on 14 MB, not a
 download time.
 
-    python bench/page_load.py [--runs 5] [--no-rejoin] [--persistent]
+    python bench/page_load.py [--runs 5] [--no-rejoin | --rejoin-only] [--persistent]
 """
 
 from __future__ import annotations
@@ -207,6 +208,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-rejoin", action="store_true", help="skip the multiplayer guest")
     parser.add_argument(
+        "--rejoin-only", action="store_true", help="only the bare page and the guest's rejoin"
+    )
+    parser.add_argument(
         "--persistent",
         action="store_true",
         help="cold, warm and reload in a profile on disk, as a player has (default: in memory)",
@@ -232,6 +236,8 @@ def main() -> int:
             for run in range(args.runs):
                 bare_steps.append(bare(browser, url))
                 bares.append(bare_steps[-1]["dealt"])
+                if args.rejoin_only:
+                    continue
                 if args.persistent:
                     profile = tempfile.TemporaryDirectory()
                     context = p.chromium.launch_persistent_context(
