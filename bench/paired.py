@@ -38,6 +38,8 @@ PLAY_FIELDS = (
     "infer_follow",
     "infer_lead",
     "play_oversample",
+    "heuristic_in",
+    "own_nodes",
 )
 """Budget fields card play reads; a variant that keeps them plays the same cards."""
 

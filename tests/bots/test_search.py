@@ -8,13 +8,13 @@ from dataclasses import replace
 
 from thousand import Game
 from thousand.bots import choose
-from thousand.bots.decision import DEFAULT_BUDGET
-from thousand.bots.knowledge import read_view
-from thousand.bots.sampling import sample_deals
+from thousand.bots.decision import DEFAULT_BUDGET, Clock, Decision
+from thousand.bots.knowledge import Knowledge, read_view
+from thousand.bots.sampling import Deal, sample_deals
 from thousand.bots.solver import Solver
-from thousand.bots.strong import choose_strong
+from thousand.bots.strong import _own_points, choose_strong
 from thousand.bots.value import WIN_VALUE, MatchContext
-from thousand.cards import MARRIAGE_VALUES, RANK_POINTS, SUIT_MASKS, mask_of
+from thousand.cards import MARRIAGE_VALUES, RANK_POINTS, SUIT_MASKS, mask_of, parse_card
 
 
 def brute(hands: list[int], leader: int, trump: int, eligible: int, declarer: int) -> int:
@@ -162,3 +162,46 @@ def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
     lowest, highest_searched = f"contract {values[0]}", f"contract {values[7]}"
     assert answer(-300) == highest_searched
     assert answer(300) in (lowest, "writeoff")
+
+
+def _defender_decision(budget_nodes: int) -> Decision:
+    """Seat 2 defends against seat 0, two cards each: seat 0 led the king of spades and
+    seat 1, its partner, took it with the ace."""
+    k = Knowledge(
+        seat=2,
+        players=3,
+        phase="play",
+        turn=2,
+        hand=mask_of(["TS", "9S"]),
+        sizes=[1, 1, 2],
+        declarer=0,
+        bid=100,
+        contract=100,
+        trump=None,
+        trick=[(0, parse_card("KS")), (1, parse_card("AS"))],
+        leader=0,
+        card_points=[80, 10, 5],
+        marriage_points=[0, 0, 0],
+        order=[0, 1, 2],
+    )
+    view = {"seat": 2, "players": 3, "legal": ["play TS", "play 9S"], "rules": {}}
+    budget = replace(DEFAULT_BUDGET, own_nodes=budget_nodes)
+    ctx = MatchContext.from_view(view, k.order)
+    clock = Clock(None, budget.node_cap)
+    return Decision(view, k, {}, ctx, random.Random(1), clock, budget)
+
+
+def test_a_defender_counts_its_own_points_apart_from_its_partners() -> None:
+    # Left: seat 0 the nine of hearts, seat 1 the jack of spades, which it must lead.
+    deal = Deal([mask_of(["9H"]), mask_of(["JS"]), mask_of(["TS", "9S"])], 0)
+    moves = [(parse_card("TS"), False), (parse_card("9S"), False)]
+    # The ten on the partner's trick: 25 points to the partner, then its jack takes the
+    # nine. The nine now: the ten takes the jack later, 12 points for this seat.
+    assert _own_points(_defender_decision(20_000), [deal], moves) == [[5.0, 17.0]]
+    # For the defence as a team the two are the same: the declarer takes nothing either way.
+    s = Solver([0, 1, 2], 0)
+    k = _defender_decision(0).k
+    after = [s.value_after(deal.hands, k.trick, k.leader, None, 0, c, False) for c, _ in moves]
+    assert after == [0, 0]
+    # Off: no second search.
+    assert _own_points(_defender_decision(0), [deal], moves) == []

@@ -7,9 +7,13 @@ action with the best average match value (:mod:`.value`); card play may
 also weigh its samples by the cards the other seats played (:mod:`.inference`,
 off by default). Card play asks, for each candidate card and sample, whether
 the declarer still reaches its contract (a null-window search), then refines
-the point totals while the node budget lasts. The decisions before the first lead — bidding, the
-talon, laying away, the contract — are in :mod:`.declaring`; every table
-size (two, three, four players) and every preset goes through the search.
+the point totals while the node budget lasts. One of two defenders then
+searches once more for its own points against the other two seats: its
+partner in the defence is its rival on the score sheet, so a point it takes
+itself is worth more than one it feeds to its partner. The decisions before
+the first lead — bidding, the talon, laying away, the contract — are in
+:mod:`.declaring`; every table size (two, three, four players) and every
+preset goes through the search.
 
 The work is fixed by sample and node counts, so a decision depends only on
 the view and the seed; the time budget is only a safety net that cuts the
@@ -49,6 +53,8 @@ def choose_strong(
     declaring_phase = phase in ("bidding", "choose", "talon", "contract")
     clock = Clock(budget_s, budget.declare_cap if declaring_phase else budget.node_cap)
     decision = Decision(view, k, rules, ctx, rng, clock, budget)
+    if _role(phase, k) in budget.heuristic_in.split("+"):
+        return choose_heuristic(view, "normal", rng)
     try:
         if phase == "play" and k.declarer is not None and k.contract is not None:
             return _play(decision)
@@ -64,6 +70,17 @@ def choose_strong(
         pass
     # Dark play, a redeal claim, a search cut short: the counting heuristic.
     return choose_heuristic(view, "normal", rng)
+
+
+def _role(phase: Any, k: Knowledge) -> str:
+    """The role a decision belongs to, as :attr:`Budget.heuristic_in` names it."""
+    if phase == "bidding":
+        return "bid"
+    if phase in ("choose", "talon", "contract"):
+        return "declare"
+    if phase == "play":
+        return "play_declarer" if k.seat == k.declarer else "play_defender"
+    return phase if isinstance(phase, str) else ""
 
 
 # --- card play -------------------------------------------------------------------------------
@@ -134,10 +151,12 @@ def _play(decision: Decision) -> str:
             break
         clock.spend(s)
         bounds[i] = [(v, v) for v in exact]
+    own = _own_points(decision, deals[: len(bounds)], moves)
+    defenders = [s for s in k.order if s != d]
     utilities = []
     for j in range(len(moves)):
         total = 0.0
-        for row in bounds:
+        for i, row in enumerate(bounds):
             lo, hi = row[j]
             if lo == hi:
                 est = float(lo)
@@ -145,9 +164,19 @@ def _play(decision: Decision) -> str:
                 est = float(need + 10)
             else:
                 est = float(min(hi, need - 10))
-            total += ctx.play_outcome(d, k.contract, past + est)
+            split = None
+            if i < len(own):
+                # The defenders' points split as this seat's own search says, not evenly.
+                share = max(0.0, 120.0 - min(past + est, 120.0)) / 2
+                mine = own[i][j]
+                partner = max(0.0, 2 * share - mine)
+                split = {
+                    k.seat: mine - share,
+                    defenders[defenders.index(k.seat) - 1]: partner - share,
+                }
+            total += ctx.play_outcome(d, k.contract, past + est, split)
         utilities.append(total / len(bounds))
-    if k.seat != d and k.trick and len(k.trick) == len(k.order) - 1:
+    if not own and k.seat != d and k.trick and len(k.trick) == len(k.order) - 1:
         # Last to a trick the declarer does not take: the defenders are paid
         # one by one, so a trick for this seat beats one for its partner.
         pts = sum(CARD_POINTS[c] for _, c in k.trick)
@@ -166,6 +195,32 @@ def _play(decision: Decision) -> str:
             return hint
     best_j = utilities.index(top)
     return play_text(*moves[best_j])
+
+
+def _own_points(
+    decision: Decision, deals: list[Deal], moves: list[tuple[int, bool]]
+) -> list[list[float]]:
+    """For one of two defenders: its own points at the end of the hand after each move, per
+    sample, while ``own_nodes`` lasts (the other two seats play against it)."""
+    k, rules, clock, budget = decision.k, decision.rules, decision.clock, decision.budget
+    if not budget.own_nodes or k.seat == k.declarer or len(k.order) != 3:
+        return []
+    now = k.card_points[k.seat] + k.marriage_points[k.seat]
+    cap = clock.used + budget.own_nodes
+    clock.cap = max(clock.cap, cap)
+    rows: list[list[float]] = []
+    for deal in deals:
+        if clock.used >= cap or clock.out:
+            break
+        s = clock.solver(k, k.seat, rules, limit=cap - clock.used)
+        try:
+            row = [float(now + _value_after(s, k, deal.hands, c, dec)) for c, dec in moves]
+        except SearchAborted:
+            clock.spend(s)
+            break
+        clock.spend(s)
+        rows.append(row)
+    return rows
 
 
 def _bonus(k: Knowledge, rules: dict[str, Any], dead: int) -> int:
