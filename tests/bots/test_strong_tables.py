@@ -4,12 +4,14 @@ the talon choice and the discards of two players, and the match value behind it.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 import thousand.bots as bots
 from thousand import Game, Rules
 from thousand.bots import choose, declaring, strong
+from thousand.bots.decision import DEFAULT_BUDGET
 from thousand.bots.knowledge import read_view
 from thousand.bots.sampling import sample_deals
 from thousand.bots.value import MatchContext
@@ -77,6 +79,35 @@ def test_strong_searches_every_declaring_phase(
             game.apply(action)
     assert want <= seen
     assert not [p for p in asked if p in SEARCHED], asked
+
+
+def test_a_role_named_in_heuristic_in_is_handed_to_the_counting_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _spy(monkeypatch)
+    budget = replace(DEFAULT_BUDGET, heuristic_in="bid+play_defender")
+    game = Game.new(Rules.preset("classic"), seed=3)
+    roles: list[tuple[str, bool]] = []
+    while not [r for r in game.sheet if r["result"] != "redeal"]:
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        before = len(asked)
+        action = strong.choose_strong(view, random.Random(seat), 60.0, budget)
+        assert action in view["legal"]
+        if len(view["legal"]) > 1 and view["phase"] in ("bidding", "play"):
+            k = read_view(view)
+            role = (
+                "bid"
+                if view["phase"] == "bidding"
+                else ("play_declarer" if k.declarer == seat else "play_defender")
+            )
+            roles.append((role, len(asked) > before))
+        game.apply(action)
+    # Bidding and the defence ask the heuristic at once; the declarer's play searches
+    # (its near-ties still consult the heuristic's card, so only the others are checked).
+    assert {r for r, _ in roles} >= {"bid", "play_declarer", "play_defender"}
+    assert all(handed for role, handed in roles if role in ("bid", "play_defender"))
 
 
 def test_two_player_declarer_knows_its_discards() -> None:
