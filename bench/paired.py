@@ -40,6 +40,7 @@ PLAY_FIELDS = (
     "play_oversample",
     "heuristic_in",
     "own_nodes",
+    "hint_margin",
 )
 """Budget fields card play reads; a variant that keeps them plays the same cards."""
 

@@ -191,7 +191,7 @@ def _play(decision: Decision) -> str:
     # partners where the samples cannot tell the cards apart.
     hint = choose_heuristic(view, "normal", rng)
     for j, (c, dec) in enumerate(moves):
-        if play_text(c, dec) == hint and utilities[j] >= top - 0.5:
+        if play_text(c, dec) == hint and utilities[j] >= top - budget.hint_margin:
             return hint
     best_j = utilities.index(top)
     return play_text(*moves[best_j])
