@@ -45,7 +45,8 @@ class Budget:
     20,000 +0.1 ± 1.0 (600 deals)."""
     hint_margin: float = 0.5
     """Card play: how far below the best card's utility the counting heuristic's card may be
-    and still be played (a near-tie, where the samples cannot tell the cards apart)."""
+    and still be played (a near-tie, where the samples cannot tell the cards apart). A paired
+    run of 900 deals against the normal level: 0 against 0.5 +0.1 ± 0.9 match points per hand."""
     infer_follow: float = 1.0
     """Card play: a sample's weight for each card another seat played that did not take
     the trick while the sample gives it a cheaper one that would not have either (1: off,
