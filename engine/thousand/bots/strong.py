@@ -53,7 +53,7 @@ def choose_strong(
     declaring_phase = phase in ("bidding", "choose", "talon", "contract")
     clock = Clock(budget_s, budget.declare_cap if declaring_phase else budget.node_cap)
     decision = Decision(view, k, rules, ctx, rng, clock, budget)
-    if _role(phase, k) in budget.heuristic_in.split("+"):
+    if budget.heuristic_in and _role(phase, k) in budget.heuristic_in.split("+"):
         return choose_heuristic(view, "normal", rng)
     try:
         if phase == "play" and k.declarer is not None and k.contract is not None:
