@@ -96,12 +96,7 @@ def test_a_role_named_in_heuristic_in_is_handed_to_the_counting_heuristic(
         action = strong.choose_strong(view, random.Random(seat), 60.0, budget)
         assert action in view["legal"]
         if len(view["legal"]) > 1 and view["phase"] in ("bidding", "play"):
-            k = read_view(view)
-            role = (
-                "bid"
-                if view["phase"] == "bidding"
-                else ("play_declarer" if k.declarer == seat else "play_defender")
-            )
+            role = strong._role(view["phase"], read_view(view))
             roles.append((role, len(asked) > before))
         game.apply(action)
     # Bidding and the defence ask the heuristic at once; the declarer's play searches

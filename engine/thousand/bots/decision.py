@@ -120,6 +120,12 @@ class Clock:
             last_trick_bonus=last_trick_bonus,
         )
 
+    def extend(self, nodes: int) -> int:
+        """Allow ``nodes`` more from now on, past the cap if need be; where they end."""
+        end = self.used + nodes
+        self.cap = max(self.cap, end)
+        return end
+
     def spend(self, s: Solver) -> None:
         self.used += s.nodes
 

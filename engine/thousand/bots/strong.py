@@ -80,7 +80,7 @@ def _role(phase: Any, k: Knowledge) -> str:
         return "declare"
     if phase == "play":
         return "play_declarer" if k.seat == k.declarer else "play_defender"
-    return phase if isinstance(phase, str) else ""
+    return str(phase)
 
 
 # --- card play -------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _play(decision: Decision) -> str:
         clock.spend(s)
         bounds[i] = [(v, v) for v in exact]
     own = _own_points(decision, deals[: len(bounds)], moves)
-    defenders = [s for s in k.order if s != d]
+    partner = next((s for s in k.order if s not in (d, k.seat)), k.seat)
     utilities = []
     for j in range(len(moves)):
         total = 0.0
@@ -169,11 +169,7 @@ def _play(decision: Decision) -> str:
                 # The defenders' points split as this seat's own search says, not evenly.
                 share = max(0.0, 120.0 - min(past + est, 120.0)) / 2
                 mine = own[i][j]
-                partner = max(0.0, 2 * share - mine)
-                split = {
-                    k.seat: mine - share,
-                    defenders[defenders.index(k.seat) - 1]: partner - share,
-                }
+                split = {k.seat: mine - share, partner: max(0.0, 2 * share - mine) - share}
             total += ctx.play_outcome(d, k.contract, past + est, split)
         utilities.append(total / len(bounds))
     if not own and k.seat != d and k.trick and len(k.trick) == len(k.order) - 1:
@@ -206,8 +202,7 @@ def _own_points(
     if not budget.own_nodes or k.seat == k.declarer or len(k.order) != 3:
         return []
     now = k.card_points[k.seat] + k.marriage_points[k.seat]
-    cap = clock.used + budget.own_nodes
-    clock.cap = max(clock.cap, cap)
+    cap = clock.extend(budget.own_nodes)
     rows: list[list[float]] = []
     for deal in deals:
         if clock.used >= cap or clock.out:

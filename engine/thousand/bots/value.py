@@ -111,8 +111,8 @@ class MatchContext:
         """Value of a played hand where the declarer ends with ``total`` points.
 
         The defenders share what the declarer does not take, equally, plus
-        ``extra`` (a defender's marriages); a defender left without a point
-        takes a bolt.
+        ``extra`` (a defender's marriages, or how far its own points are from
+        the even share); a defender left without a point takes a bolt.
         """
         made = total >= contract
         defenders = [s for s in self.order if s != declarer]
