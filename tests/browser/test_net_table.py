@@ -254,14 +254,24 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     host, watcher, leaver = table.host, table.guests[0], table.guests[1]
     seat = int(seat_of(leaver))
     line = f'#net-strip [data-seat="{seat}"]'
-    # Mid-hand: a few moves are made first.
+    # Mid-hand: a few moves are made first, and the hand cannot end without the
+    # leaver (nobody is declaring or writing off, tricks are left to play).
     acts = len(log_of(host, "act"))
-    table.play_until(lambda: len(log_of(host, "act")) >= acts + 3)
+
+    def mid_hand() -> bool:
+        view = table.view(host)
+        return (
+            len(log_of(host, "act")) >= acts + 3
+            and view["phase"] in ("bidding", "play")
+            and len(view["hand"]) >= 3
+            and not host.evaluate("thousand.session.state.revealing")
+        )
+
+    table.play_until(mid_hand)
     leaver.close(run_before_unload=True)
     table.pages.remove(leaver)
     expect(host.locator(line)).to_have_attribute("data-status", "left", timeout=15_000)
     expect(watcher.locator(line)).to_have_attribute("data-status", "left")
-    # Read once the leaver is gone: a hand that had just ended may have moved on till then.
     before = host.evaluate(
         "({deal: thousand.session.state.deal, hand: thousand.view.hand_no, "
         "dealer: thousand.view.dealer, rows: thousand.view.sheet.length})"

@@ -485,6 +485,8 @@ export class HostSession extends EventTarget {
     while (queue.length) {
       const m = queue.shift();
       const i = this.record.log.push(m) - 1;
+      // Kept before it is sent: a reload then never numbers another message the same.
+      this._persist();
       if (m.t === "shuffle" && m.seat === 0) this.shuffledFrom[m.deal] = Date.now(); // for the bench
       if (from && this.peers.has(from.peer)) {
         const others = [...this.transport.peers].filter((p) => p !== from.peer);
