@@ -191,10 +191,10 @@ def test_a_guest_that_goes_offline_shows_as_away(table: Table) -> None:
 
 def test_chat_lines_and_reactions_reach_everyone(table: Table) -> None:
     sender = table.guests[0]
-    sender.click("#net-chat-open")
+    table.click(sender, "#net-chat-open")  # past a hand's summary, if one is open
     sender.fill("#net-chat-text", "Привет всем")
     sender.press("#net-chat-text", "Enter")
-    sender.click('#net-chat [data-react="gg"]')
+    table.click(sender, '#net-chat [data-react="gg"]')
     for page in table.pages:
         log = page.locator("#net-chat .net-chat-log li")
         expect(log.filter(has_text="Привет всем")).to_have_count(1)
@@ -202,7 +202,7 @@ def test_chat_lines_and_reactions_reach_everyone(table: Table) -> None:
     expect(table.host.locator('#net-chat li[data-react="gg"]')).to_contain_text("Good game")
     expect(sender.locator('#net-chat li[data-react="gg"]')).to_contain_text("Хорошая игра")
     # The host's own line reaches the guests too; and a closed panel counts what is unread.
-    table.host.click("#net-chat-open")
+    table.click(table.host, "#net-chat-open")
     table.host.fill("#net-chat-text", "Well, shall we?")
     table.host.press("#net-chat-text", "Enter")
     expect(table.guests[1].locator("#net-chat-open")).to_have_text("Chat (3)")
@@ -210,7 +210,7 @@ def test_chat_lines_and_reactions_reach_everyone(table: Table) -> None:
     shots(table.host, "chat-en")
     shots(sender, "chat-ru")
     for page in (table.host, sender):
-        page.click("#net-chat .net-chat-close")
+        table.click(page, "#net-chat .net-chat-close")
     expect(sender.locator("#net-chat")).to_be_hidden()
 
 
@@ -318,8 +318,10 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
         )
     shots(host, "replaced-en")
     shots(watcher, "replaced-ru")
-    # The host and the other guest play on with the computer seat to the end of that hand.
-    table.play_until(lambda: table.hand_no(host) > before["hand"], limit=1200)
+    # The host and the other guest play on with the computer seat to the end of that
+    # deal (played out, or dealt again on a claim: either is one row of the sheet).
+    audited = f"String({before['deal'] + 1}) in thousand.session.state.verdicts"
+    table.play_until(lambda: host.evaluate(audited), limit=1200)
     for page in (host, watcher):
         page.wait_for_function(
             "d => String(d + 1) in thousand.session.state.verdicts", arg=before["deal"]
@@ -335,8 +337,22 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     assert [e for e in table.errors if not any(x in e for x in expected)] == []
 
 
+def settle(host: Page, watcher: Page) -> None:
+    """Until a person is to move on a dealt hand and the watcher has every public message:
+    nothing moves on the table by itself then."""
+    host.wait_for_function(
+        """() => { const s = thousand.session, turn = s.state?.turn;
+           return thousand.view?.hand?.length > 0 && Number.isInteger(turn)
+             && s.record.seats[turn].kind !== "bot"; }""",
+        timeout=30_000,
+    )
+    count = host.evaluate("thousand.session.record.log.length")
+    watcher.wait_for_function("n => thousand.session._have >= n", arg=count, timeout=15_000)
+
+
 def test_a_wrong_replace_from_the_host_is_refused_and_changes_nothing(table: Table) -> None:
     host, watcher = table.host, table.guests[0]
+    settle(host, watcher)
     deal = host.evaluate("thousand.session.state.deal")
     state = watcher.evaluate("JSON.stringify(thousand.session.state.views)")
     # A host that publishes nonsense: its own seat, another deal.
@@ -371,6 +387,7 @@ def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table
 
 def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> None:
     host, watcher = table.host, table.guests[0]
+    settle(host, watcher)
     state = host.evaluate(
         "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
         "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
