@@ -361,6 +361,7 @@ def test_a_wrong_replace_from_the_host_is_refused_and_changes_nothing(table: Tab
            for (const m of [{ t: "replace", deal, seat: 0, level: "easy" },
                             { t: "replace", deal: deal + 5, seat: 1, level: "easy" }]) {
              const i = s.record.log.push(m) - 1;
+             s._persist(); // kept before it is sent, as the host keeps what it publishes
              s._broadcast({ t: "pub", i, m });
            } }""",
         deal,
