@@ -1275,9 +1275,11 @@ export function groupText(pair) {
   return current === "ru" ? pair[1] : pair[0];
 }
 
-/** Fill the static markup: elements with data-i18n (text) and data-i18n-label (aria-label). */
+/** Fill the static markup: elements with data-i18n (text), data-i18n-label (aria-label),
+ * data-i18n-title and data-i18n-placeholder. */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }

@@ -99,14 +99,15 @@ def _turn(peer: PrivatePeer) -> int | None:
 
 
 def _view(peer: PrivatePeer, seat: int) -> dict[str, Any]:
-    """What ``seat`` may know now; while cards are moving, no move and no card not yet read.
+    """What ``seat`` may know now; while cards are moving, nobody's turn, no move and no card
+    not yet read (a deal that waits for a seat's keys shows no one to move).
 
     Until the declarer has read the talon, the follower's game holds stand-in
     cards there: they are left out of the hand and the talon.
     """
     view = peer.follower.view(seat)
     if _turn(peer) is None:
-        view["legal"] = []
+        view["turn"], view["legal"] = None, []
     if not peer.talon_ready and peer.follower.hands is not None:
         known = set(peer.follower.hands.get(seat, []))
         view["hand"] = [c for c in view["hand"] if c in known]

@@ -16,6 +16,7 @@ screenshots show both languages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -260,7 +261,8 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     seat = int(seat_of(leaver))
     line = f'#net-strip [data-seat="{seat}"]'
     # Mid-hand: a few moves are made first, and the hand cannot end without the
-    # leaver (nobody is declaring or writing off, tricks are left to play).
+    # leaver (nobody is declaring or writing off, tricks are left to play, no
+    # claim has ended it).
     acts = len(log_of(host, "act"))
 
     def mid_hand() -> bool:
@@ -269,6 +271,7 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
             len(log_of(host, "act")) >= acts + 3
             and view["phase"] in ("bidding", "play")
             and len(view["hand"]) >= 3
+            # a redeal claim ends a hand in the bidding: its keys are being revealed
             and not host.evaluate("thousand.session.state.revealing")
         )
 
@@ -291,6 +294,10 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     told = story.inner_text()
     in_language(table, host, "ru")
     expect(button).to_have_text("Заменить компьютером")
+    # The chat's words follow the switch too, its count of unread lines kept.
+    expect(host.locator("#net-chat-open")).to_have_text(re.compile(r"^Чат(\s\(\d+\))?$"))
+    placeholder = host.locator("#net-chat-text").get_attribute("placeholder")
+    assert placeholder == "Сообщение (до 200 знаков)"
     # The story of the deal so far is told again in the new language.
     assert told and story.inner_text() != told
     shots(host, "replace-ru")
@@ -325,12 +332,10 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     shots(watcher, "replaced-ru")
     # The host and the other guest play on with the computer seat to the end of that
     # deal (played out, or dealt again on a claim: either is one row of the sheet).
-    audited = f"String({before['deal'] + 1}) in thousand.session.state.verdicts"
-    table.play_until(lambda: host.evaluate(audited), limit=1200)
+    audited = "d => String(d + 1) in thousand.session.state.verdicts"
+    table.play_until(lambda: host.evaluate(audited, before["deal"]), limit=1200)
     for page in (host, watcher):
-        page.wait_for_function(
-            "d => String(d + 1) in thousand.session.state.verdicts", arg=before["deal"]
-        )
+        page.wait_for_function(audited, arg=before["deal"])
         assert page.evaluate("thousand.session.state.verdicts")[str(before["deal"] + 1)] == []
         assert str(before["deal"]) not in page.evaluate("thousand.session.state.verdicts")
         # The void hand scored nothing: one row more, the hand dealt again.

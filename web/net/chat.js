@@ -113,6 +113,7 @@ export function showChat(session, button) {
   panel.className = "net-chat";
   panel.hidden = true;
   panel.setAttribute("aria-label", t("net.chat"));
+  panel.dataset.i18nLabel = "net.chat";
   const log = document.createElement("ol");
   log.className = "net-chat-log";
   log.setAttribute("aria-live", "polite");
@@ -127,10 +128,12 @@ export function showChat(session, button) {
   input.autocomplete = "off";
   input.placeholder = t("net.chat.placeholder");
   input.setAttribute("aria-label", t("net.chat.placeholder"));
+  input.dataset.i18nPlaceholder = input.dataset.i18nLabel = "net.chat.placeholder";
   const send = document.createElement("button");
   send.className = "btn small primary";
   send.type = "submit";
   send.textContent = t("net.chat.send");
+  send.dataset.i18n = "net.chat.send";
   form.append(input, send);
   const reactions = document.createElement("div");
   reactions.className = "net-chat-reactions";
@@ -140,6 +143,7 @@ export function showChat(session, button) {
     b.className = "btn small";
     b.dataset.react = react;
     b.textContent = t(`net.chat.${react}`);
+    b.dataset.i18n = `net.chat.${react}`;
     b.addEventListener("click", () => chat.say({ react }));
     reactions.append(b);
   }
@@ -147,12 +151,19 @@ export function showChat(session, button) {
   close.type = "button";
   close.className = "btn small net-chat-close";
   close.textContent = t("net.chat.close");
+  close.dataset.i18n = "net.chat.close";
   panel.append(log, note, reactions, form, close);
   document.body.append(panel);
 
+  // The button's word follows the page's language (translatePage); its count is its own.
   let unread = 0;
+  const word = document.createElement("span");
+  word.dataset.i18n = "net.chat";
+  word.textContent = t("net.chat");
+  const count = document.createElement("span");
+  button.replaceChildren(word, count);
   const label = () => {
-    button.textContent = unread ? `${t("net.chat")} (${unread})` : t("net.chat");
+    count.textContent = unread ? `\u00a0(${unread})` : ""; // a flex button drops a plain leading space
   };
   const toggle = (open = panel.hidden) => {
     panel.hidden = !open;
