@@ -78,7 +78,7 @@ def hand(seed):
                     dealt[0] = time.perf_counter() - t0
     route([m for p in peers for m in p.start()])
     while 0 not in peers[0].verdicts and peers[0].follower.waiting is None:
-        seat = peers[0].follower.current_player
+        seat = next(s for s, p in enumerate(peers) if p.turn == s)
         view = peers[seat].follower.view(seat)
         legal = [a for a in view["legal"] if a != "redeal"] or view["legal"]
         route([peers[seat].act(seat, rng.choice(legal))])

@@ -88,16 +88,6 @@ def _new(
     return _peer
 
 
-def _turn(peer: PrivatePeer) -> int | None:
-    """Who moves now, or ``None`` while cards are moving, keys are revealed or a cheat is named."""
-    f = peer.follower
-    if f.waiting is not None or peer.revealing or peer.pending_give is not None:
-        return None
-    if not peer.talon_ready:
-        return None
-    return f.current_player
-
-
 def _view(peer: PrivatePeer, seat: int) -> dict[str, Any]:
     """What ``seat`` may know now; while cards are moving, nobody's turn, no move and no card
     not yet read (a deal that waits for a seat's keys shows no one to move).
@@ -106,7 +96,7 @@ def _view(peer: PrivatePeer, seat: int) -> dict[str, Any]:
     cards there: they are left out of the hand and the talon.
     """
     view = peer.follower.view(seat)
-    if _turn(peer) is None:
+    if peer.turn is None:
         view["turn"], view["legal"] = None, []
     if not peer.talon_ready and peer.follower.hands is not None:
         known = set(peer.follower.hands.get(seat, []))
@@ -125,7 +115,7 @@ def _state(peer: PrivatePeer, out: list[Message] | None = None) -> dict[str, Any
     return {
         "out": out or [],
         "deal": peer.deal_no,
-        "turn": _turn(peer),
+        "turn": peer.turn,
         "phase": any_view["phase"],
         "hand_no": any_view["hand_no"],
         "winner": any_view["winner"],
@@ -206,8 +196,8 @@ def net_private_act(seat: int, action: str) -> Message:
     peer = _current()
     if not isinstance(action, str):
         raise IllegalAction("an action is a text such as 'bid 110'", "malformed")
-    if _turn(peer) != seat:
-        turn = _turn(peer)
+    if peer.turn != seat:
+        turn = peer.turn
         raise NotYourTurn("nobody moves now" if turn is None else f"it is seat {turn}'s turn")
     return peer.act(seat, action)
 
@@ -224,11 +214,14 @@ def net_private_check(msg: Message) -> None:
     seat = msg.get("seat")
     if msg.get("deal") != peer.deal_no:
         raise Stale(f"deal {peer.deal_no} is on the table, not {msg.get('deal')!r}")
-    if msg.get("t") == "act" and _turn(peer) != seat:
-        turn = _turn(peer)
+    claim = isinstance(seat, int) and peer.may_claim(seat, msg.get("action"))
+    if msg.get("t") == "act" and peer.turn != seat and not claim:
+        turn = peer.turn
         raise NotYourTurn("nobody moves now" if turn is None else f"it is seat {turn}'s turn")
     if msg.get("t") == "reveal" and seat in peer.ledger.revealed:
         raise Stale("this key is revealed already")
+    if msg.get("t") == "ready" and seat in peer.ready:
+        raise Stale("this seat said it was ready already")
     trial = copy.deepcopy(peer)
     try:
         trial._receive(int(seat), msg)  # type: ignore[arg-type]
@@ -242,7 +235,7 @@ def net_private_bot(seat: int, level: str) -> str:
     from thousand.bots import choose
 
     peer = _current()
-    if _turn(peer) != seat or seat not in peer.seats:
+    if peer.turn != seat or seat not in peer.seats:
         raise NotYourTurn(f"seat {seat} does not move here now")
     # Tied to the position, so a host that reloads mid-hand has its bots play on as before.
     digest = hashlib.sha256(

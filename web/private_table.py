@@ -14,6 +14,11 @@ the peer names the seat, reveals its secrets at once, and every peer
 reveals in turn; each then audits the deal and names the first cheat it
 proves. A deal ends the same way when the engine says it is over.
 
+A redeal claim for four nines after the pass is seen only by the seat that
+holds them. So that the declarer never names a contract over a claim it
+cannot see, every opponent says it is ``ready`` once the pass is done (the
+claimant after claiming or declining), and the contract waits for them all.
+
 A person's seat whose player has left can be given to a computer
 (``replace``, sent by the host only): from then on the host's peer plays it,
 its secrets derived from the host's master, and the deal on the table, whose
@@ -115,6 +120,9 @@ class PrivatePeer:
         self.hidden: dict[int, int] = {}
         """Action index → the pass that carried its card face down."""
         self.pending_give: Message | None = None
+        self.ready: list[int] = []
+        """Opponents that said they are ready for the contract after the pass."""
+        self._ready_sent: set[int] = set()
         self.revealing = False
         self.revealed_mine = False
         self.problems = []
@@ -151,6 +159,7 @@ class PrivatePeer:
             self.follower.deal({s: led.read(s, led.places["hands"][s]) for s in self.seats})
         out += self._talon()
         out += self._pass_turn()
+        out += self._ready()
         if self.follower.waiting == "reveal":
             out += self._reveal()
         return out
@@ -178,6 +187,52 @@ class PrivatePeer:
     def talon_ready(self) -> bool:
         order = self._talon_order()
         return order is None or len(self.talon_unlocked) >= len(order)
+
+    @property
+    def turn(self) -> int | None:
+        """Who moves now as this peer sees it; ``None`` while cards are moving, keys are
+        revealed, a cheat is named, or the contract waits for an opponent to be ready."""
+        f = self.follower
+        if f.waiting is not None or self.revealing or self.pending_give is not None:
+            return None
+        if not self.talon_ready:
+            return None
+        if f.game.phase == "contract" and self.owed_ready():
+            return None
+        return f.current_player
+
+    def owed_ready(self) -> list[int]:
+        """The opponents that have not said yet they are ready for the contract (after the
+        pass, while a seat may hold four nines that only it can see)."""
+        f = self.follower
+        if not self.rules.redeal_four_nines_after_pass or self.revealing:
+            return []
+        if f.waiting is not None or self.pending_give is not None or not self.talon_ready:
+            return []
+        if f.game.phase not in ("claim", "contract"):
+            return []
+        view = f.game.view(None)
+        return [s for s in view["active"] if s != view["declarer"] and s not in self.ready]
+
+    def may_claim(self, seat: int, action: object) -> bool:
+        """Whether ``action`` may be ``seat``'s answer to a redeal claim for four nines after
+        the pass, which this peer cannot see (the seat's cards are not known here)."""
+        return (
+            action in ("redeal", "decline") and seat not in self.seats and seat in self.owed_ready()
+        )
+
+    def _ready(self) -> list[Message]:
+        """This peer's opponents say they are ready for the contract (a claimant once it
+        has answered its claim)."""
+        if self.catching_up:
+            return []
+        game, out = self.follower.game, []
+        for s in self.owed_ready():
+            claiming = game.phase == "claim" and game.current_player == s
+            if s in self.seats and s not in self._ready_sent and not claiming:
+                self._ready_sent.add(s)
+                out.append(self._msg("ready", s))
+        return out
 
     def act(self, seat: int, action: str) -> Message:
         """The message of this peer's ``seat`` making ``action`` (checked by the follower first)."""
@@ -304,6 +359,10 @@ class PrivatePeer:
             self._on_act(seat, msg)
         elif t == "pass":
             self._on_pass(seat, msg)
+        elif t == "ready":
+            if seat not in self.owed_ready():
+                raise ProtocolViolation("said it was ready for the contract when none was due")
+            self.ready.append(seat)
         elif t == "reveal":
             led.on_reveal(seat, msg["secret"])
         elif t == "dispute":
@@ -335,6 +394,19 @@ class PrivatePeer:
         action = msg["action"]
         if not isinstance(action, str):
             raise ProtocolViolation("an action is a text")
+        owed = self.owed_ready()
+        if owed and self.follower.game.view(None)["declarer"] == seat:
+            raise ProtocolViolation("the declarer moved before every opponent was ready")
+        if (
+            self.rules.redeal_four_nines_after_pass
+            and seat in self.ready
+            and action
+            in (
+                "redeal",
+                "decline",
+            )
+        ):
+            raise ProtocolViolation("answered a redeal claim after saying it was ready")
         words = action.split()
         if words[:1] == ["give"] and len(words) == 3:
             if (HIDDEN in action) != self._face_down():

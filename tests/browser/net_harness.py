@@ -152,7 +152,7 @@ def public_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for m in messages:
         inner = m.get("m") if m.get("t") == "pub" else m
         if isinstance(inner, dict) and inner.get("t") in (
-            "shuffle", "unlock", "act", "pass", "reveal", "dispute"
+            "shuffle", "unlock", "act", "pass", "ready", "reveal", "dispute"
         ):  # fmt: skip
             out.append(inner)
     return out

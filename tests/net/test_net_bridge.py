@@ -41,7 +41,7 @@ def call(name: str, *args: Any) -> Any:
 class Pages:
     """A page per seat (seat 0 hosts; with ``bot``, it plays seat 2 too) and the host's relay."""
 
-    def __init__(self, bot: bool = False, players: int = 3) -> None:
+    def __init__(self, bot: bool = False, players: int = 3, label: str = "bridge") -> None:
         self.rules = RULES if players == 3 else {**RULES, "players": players}
         self.seats = (
             [[0, 2], *([s] for s in range(1, players) if s != 2)]
@@ -55,7 +55,7 @@ class Pages:
         """Pages that have left: nothing more reaches them."""
         first: list[tuple[int, dict[str, Any]]] = []
         for page, seats in enumerate(self.seats):
-            master = hashlib.sha256(f"bridge/{page}".encode()).hexdigest()
+            master = hashlib.sha256(f"{label}/{page}".encode()).hexdigest()
             state = call("net_private_new", self.rules, seats, master, [2] if bot else [])
             self.peers.append(net_bridge._peer)
             first += [(page, m) for m in state["out"]]
@@ -98,18 +98,26 @@ class Pages:
     def page_of(self, seat: int) -> int:
         return next(p for p, seats in enumerate(self.seats) if seat in seats)
 
+    def turn(self) -> int | None:
+        """The seat whose own page says it moves (the host may not see a claim for four
+        nines that only the claimant's page sees)."""
+        for page, seats in enumerate(self.seats):
+            if page not in self.gone and self.states[page]["turn"] in seats:
+                return int(self.states[page]["turn"])
+        return None
+
     def play_moves(self, rng: random.Random, moves: int) -> None:
         """``moves`` random legal moves, whoever is to move."""
         for _ in range(moves):
-            seat = self.states[0]["turn"]
+            seat = self.turn()
+            assert seat is not None
             page = self.page_of(seat)
             legal = self.states[page]["views"][seat]["legal"]
             self.send(page, self.on(page, "net_private_act", seat, rng.choice(legal)))
 
     def play_deal(self, rng: random.Random) -> None:
         deal = self.states[0]["deal"]
-        while self.states[0]["deal"] == deal and self.states[0]["turn"] is not None:
-            seat = self.states[0]["turn"]
+        while self.states[0]["deal"] == deal and (seat := self.turn()) is not None:
             page = self.page_of(seat)
             if page == 0 and seat != 0:
                 action = self.on(0, "net_private_bot", seat, "easy")
@@ -211,6 +219,38 @@ def test_the_host_refuses_what_it_can_see_is_wrong_and_relays_nothing() -> None:
     assert pages.refused == ["NotYourTurn", "Stale", "Refused", "Refused"]
     with pytest.raises(RuntimeError, match="NotYourTurn"):
         pages.on(other, "net_private_act", other, "pass")
+
+
+def test_a_guest_with_four_nines_after_the_pass_claims_before_the_host_names_a_contract() -> None:
+    # These keys deal seat 1 three nines and leave the fourth in the talon.
+    pages = Pages(label="claim/28")
+    assert sum(c[0] == "9" for c in pages.states[1]["views"][1]["hand"]) == 3
+    while (phase := pages.states[0]["phase"]) in ("bidding", "talon"):
+        seat = pages.turn()
+        assert seat is not None
+        legal = pages.states[seat]["views"][seat]["legal"]
+        if phase == "bidding":  # the host wins the bidding
+            action = next(a for a in legal if a.startswith("bid")) if seat == 0 else "pass"
+        else:  # and passes the nine to seat 1
+            nine = [a for a in legal if a.startswith("give 9") and a.endswith(" 1")]
+            action = (nine or [a for a in legal if a.startswith("give") and a.endswith(" 2")])[0]
+        pages.send(pages.page_of(seat), pages.on(seat, "net_private_act", seat, action))
+    # Only seat 1's page sees the claim; the host waits, and may not name a contract.
+    assert [s["turn"] for s in pages.states] == [None, 1, None]
+    assert pages.states[1]["views"][1]["legal"] == ["redeal", "decline"]
+    with pytest.raises(RuntimeError, match="NotYourTurn"):
+        pages.on(0, "net_private_act", 0, "contract 120")
+    deal = pages.states[0]["deal"]
+    pages.send(1, pages.on(1, "net_private_act", 1, "decline"))
+    # The host let the claim through; seat 1's page then said it was ready.
+    assert pages.refused == [] and pages.log[-1] == {"t": "ready", "deal": deal, "seat": 1}
+    assert [s["turn"] for s in pages.states] == [0, 0, 0]
+    pages.send(1, {"t": "ready", "deal": deal, "seat": 1})  # said twice: stale
+    assert pages.refused == ["Stale"]
+    pages.play_deal(random.Random(9))
+    assert all(s["verdicts"] == {"0": []} for s in pages.states), [
+        s["verdicts"] for s in pages.states
+    ]
 
 
 def test_no_game_yet_and_two_players_are_clear_errors() -> None:

@@ -54,14 +54,16 @@ class Table:
                 self.received[s].append(msg)
                 queue += peer.receive(msg)
 
-    def turn(self) -> int | None:
-        peer = self.peers[0]
-        if 0 in peer.verdicts or peer.follower.waiting is not None:
-            return None
-        return peer.follower.current_player
+    def turns(self) -> list[int]:
+        """The seats whose own peer says they move now."""
+        if 0 in self.peers[0].verdicts:
+            return []
+        return [s for s, peer in enumerate(self.peers) if peer.turn == s]
 
-    def play(self, choose: Any = None, stop: Any = None) -> None:
-        while (seat := self.turn()) is not None:
+    def play(self, choose: Any = None, stop: Any = None, first: Any = min) -> None:
+        """Play on; ``first`` picks who moves when two peers each say their seat does."""
+        while turns := self.turns():
+            seat = first(turns)
             peer = self.peers[seat]
             view = peer.follower.view(seat)
             if stop and stop(self, seat, view):
@@ -233,6 +235,25 @@ def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> Non
     t = Table(4, dealer=1)
     t.play()
     assert "decline" in t.peers[0].follower.log
+    assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
+
+
+def test_the_declarer_names_no_contract_before_a_claim_it_cannot_see() -> None:
+    """Seat 0 holds four nines after the pass, which only it sees. The declarer's peer,
+    though always the first to move when it may, waits until seat 0 has declined."""
+    t = Table(4, dealer=1)
+    waited: list[tuple[int, int | None]] = []
+
+    def declarer_first(turns: list[int]) -> int:
+        declarer = t.peers[0].follower.game.view(None)["declarer"]
+        if t.peers[0].follower.game.phase == "claim" and declarer is not None:
+            waited.append((turns[0], t.peers[declarer].turn))
+        return max(turns, key=lambda s: s == declarer)
+
+    t.play(first=declarer_first)
+    assert waited and all(w == (0, None) for w in waited), waited
+    log = t.peers[0].follower.log
+    assert log[log.index("decline") + 1].startswith("contract")
     assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
 
 

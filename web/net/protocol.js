@@ -74,6 +74,8 @@ export const PRIVATE = {
   unlock: { deal: DEAL, seat: SEAT, stage: (v) => v === "deal" || v === "talon", values: UNLOCKS },
   act: { deal: DEAL, seat: SEAT, action: ACTION, position: nullable(POSITION), y: nullable(VALUE) },
   pass: { deal: DEAL, seat: SEAT, value: VALUE },
+  // An opponent is ready for the contract after the pass (any redeal claim of its own answered).
+  ready: { deal: DEAL, seat: SEAT },
   reveal: { deal: DEAL, seat: SEAT, secret: hex64 },
   // The evidence in English (`reason`) and as a code and facts to put in each player's words.
   dispute: { deal: DEAL, seat: SEAT, accused: int(-1, 3), reason: text(400), code: oneOf(CLAIMS), facts: CLAIM },
