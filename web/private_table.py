@@ -394,18 +394,9 @@ class PrivatePeer:
         action = msg["action"]
         if not isinstance(action, str):
             raise ProtocolViolation("an action is a text")
-        owed = self.owed_ready()
-        if owed and self.follower.game.view(None)["declarer"] == seat:
+        if self.owed_ready() and self.follower.game.view(None)["declarer"] == seat:
             raise ProtocolViolation("the declarer moved before every opponent was ready")
-        if (
-            self.rules.redeal_four_nines_after_pass
-            and seat in self.ready
-            and action
-            in (
-                "redeal",
-                "decline",
-            )
-        ):
+        if seat in self.ready and action in ("redeal", "decline"):
             raise ProtocolViolation("answered a redeal claim after saying it was ready")
         words = action.split()
         if words[:1] == ["give"] and len(words) == 3:
