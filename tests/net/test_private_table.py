@@ -257,6 +257,16 @@ def test_the_declarer_names_no_contract_before_a_claim_it_cannot_see() -> None:
     assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
 
 
+def test_a_declarer_that_names_a_contract_before_the_claim_is_answered_is_named() -> None:
+    t = Table(4, dealer=1)
+    t.play(stop=lambda t, seat, view: view["phase"] == "claim")
+    declarer = t.peers[0].follower.game.view(None)["declarer"]
+    t.route([t.peers[declarer].act(declarer, "contract 120")])
+    for peer in t.peers:
+        assert peer.problems and peer.problems[0].seat == declarer, peer.problems
+    assert "before every opponent was ready" in t.peers[declarer].problems[0].text
+
+
 def test_the_facts_a_dispute_carries_are_short_texts_and_numbers_of_known_keys() -> None:
     sent = {"card": "9D", "position": 6, "holds": "x" * 99, "evil": "y", "low": True, "high": [1]}
     assert claim_facts(sent) == {"card": "9D", "position": 6, "holds": "x" * 40}
