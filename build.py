@@ -3,9 +3,10 @@
 This script owns dist/: it builds the engine wheel, takes the Pyodide core
 files from the pinned npm package, vendors the micropip wheel (rewriting its
 hash in the copied lock file so the browser's integrity check accepts it),
-adds Pyodide's own bytecode to both wheels and to the standard-library
-modules the install imports (compiled once in Node.js and cached, so the
-browser imports without compiling), copies web/ and writes
+adds Pyodide's own bytecode to both wheels and, in Pyodide's standard
+library, puts bytecode in place of the source of every module a boot
+imports (compiled once in Node.js and cached, so the browser imports
+without compiling), copies web/ and writes
 build-manifest.json — the content hash and size of
 every file — which also goes into the service worker, so a changed file
 gives a new precache list and returning players get it. Downloads are
@@ -587,88 +588,88 @@ def stamp(dist: Path, wheel: str) -> dict[str, object]:
     return manifest
 
 
-# Run inside Pyodide (Node.js): bytecode for the standard-library modules the
-# install of the engine adds to Python's start, which Pyodide's
-# python_stdlib.zip holds as source only. The install is replayed (micropip
-# loaded and imported, the engine wheel installed with it) and each module it
-# took from the standard library's zip beyond those Pyodide's own start
-# imports is compiled into a zip of its own, as unchecked hash-based .pyc
-# files under the same names; the worker puts it in front of the standard
-# library (PYTHONPATH) on a first visit, so the browser does not compile them.
-# A package found in it looks for its other modules in the standard library's
-# zip as well: a line after its docstring adds that folder to its __path__.
-STDLIB_BYTECODE_PY = """
-import ast, importlib.util, sys, zipfile
+# Run inside Pyodide (Node.js): Pyodide's standard library with the modules a
+# boot imports compiled. Pyodide's python_stdlib.zip holds Python source only,
+# which every boot compiles again (about a second of a first visit's start).
+# The install is replayed (micropip loaded and imported, the engine wheel
+# installed with it, every module of the engine and of the bridge beside it
+# imported), and each module then loaded from the zip is stored in it as an
+# unchecked hash-based .pyc instead of its source (zipimport prefers the .pyc).
+# They are compiled as `python -OO` would (no docstrings, no asserts) and
+# without column ranges (PYTHONNODEBUGRANGES, set by the script below): the
+# zip stays about its original size, and tracebacks keep their line numbers.
+COMPILED_STDLIB_PY = """
+import importlib, importlib.util, pkgutil, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
-STARTED = set(sys.modules)
-
-def compiled(data, name, stdlib):
-    tree = ast.parse(data)
-    if name.endswith("/__init__.py"):
-        at = 0
-        for node in tree.body:
-            text = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-            docstring = at == 0 and text
-            future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
-            if not (docstring or future):
-                break
-            at += 1
-        folder = stdlib + "/" + name.rsplit("/", 1)[0]
-        tree.body[at:at] = ast.parse(f"__path__.append({folder!r})").body
-    return compile(tree, f"{stdlib}/{name}", "exec", dont_inherit=True)
-
-async def stdlib_bytecode(wheel, target):
+async def compiled_stdlib(wheel, bridge, target):
     import micropip
     await micropip.install("emfs:" + wheel, deps=False)
+    import thousand
+    for found in pkgutil.walk_packages(thousand.__path__, "thousand."):
+        importlib.import_module(found.name)
+    sys.path.append(bridge)
+    for found in pkgutil.iter_modules([bridge]):
+        importlib.import_module(found.name)
     stdlib = next(p for p in sys.path if p.endswith(".zip") and "/python3" in p)
-    added = [sys.modules[name] for name in sorted(set(sys.modules) - STARTED)]
-    used = sorted({
+    used = {
         m.__spec__.origin[len(stdlib) + 1:]
-        for m in added
+        for m in list(sys.modules.values())
         if getattr(getattr(m, "__spec__", None), "origin", None)
         and m.__spec__.origin.startswith(stdlib + "/")
-    })
+        and m.__spec__.origin.endswith(".py")
+    }
     with zipfile.ZipFile(stdlib) as src, zipfile.ZipFile(target, "w") as dst:
-        for name in used:
-            data = src.read(name)
-            code = compiled(data, name, stdlib)
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename not in used:
+                dst.writestr(info, data)
+                continue
+            code = compile(data, f"{stdlib}/{info.filename}", "exec", dont_inherit=True, optimize=2)
             pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
-            entry = zipfile.ZipInfo(name[:-3] + ".pyc", (1980, 1, 1, 0, 0, 0))
+            entry = zipfile.ZipInfo(info.filename[:-3] + ".pyc", info.date_time)
             entry.compress_type = zipfile.ZIP_DEFLATED
             dst.writestr(entry, pyc)
 """
-STDLIB_BYTECODE_MJS = """
-import { readFileSync, writeFileSync } from "node:fs";
-const [pyodideDir, helper, micropip, wheel, target] = process.argv.slice(2);
+COMPILED_STDLIB_MJS = """
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+const [pyodideDir, helper, micropip, wheel, bridge, target] = process.argv.slice(2);
 const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + pyodideDir).href);
-const pyodide = await loadPyodide({ indexURL: pyodideDir });
+const pyodide = await loadPyodide({ indexURL: pyodideDir, env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.runPython(readFileSync(helper, "utf8"));
 await pyodide.loadPackage(micropip);
 const installed = `/tmp/${wheel.split("/").pop()}`;
 pyodide.FS.writeFile(installed, new Uint8Array(readFileSync(wheel)));
-await pyodide.runPythonAsync(`await stdlib_bytecode("${installed}", "/tmp/out.zip")`);
+pyodide.FS.mkdir("/tmp/bridge");
+for (const name of readdirSync(bridge)) {
+  pyodide.FS.writeFile(`/tmp/bridge/${name}`, readFileSync(`${bridge}/${name}`, "utf8"));
+}
+const call = `await compiled_stdlib("${installed}", "/tmp/bridge", "/tmp/out.zip")`;
+await pyodide.runPythonAsync(call);
 writeFileSync(target, pyodide.FS.readFile("/tmp/out.zip"));
 """
-STDLIB_BYTECODE = "python_stdlib_bytecode.zip"
 
 
-def stdlib_bytecode(pyodide: Path, micropip: Path, wheel: Path) -> Path:
-    """The zip of standard-library bytecode a first visit imports (STDLIB_BYTECODE_PY
-    above), from the cache or made with Node.js by installing `wheel`; made once per
-    Pyodide version and micropip (which modules an install imports does not depend on
-    the wheel), so an engine change costs no new Node.js run."""
-    key = hashlib.sha256(
-        f"{PYODIDE_VERSION} {sha256_hex(micropip)}".encode() + STDLIB_BYTECODE_PY.encode()
-    ).hexdigest()[:16]
-    target = CACHE / "bytecode" / f"stdlib-{key}" / STDLIB_BYTECODE
+def compiled_stdlib(pyodide: Path, micropip: Path, wheel: Path, bridge: list[Path]) -> Path:
+    """Pyodide's python_stdlib.zip with the modules a boot imports compiled
+    (COMPILED_STDLIB_PY above), from the cache or made with Node.js; made once per
+    Pyodide version, micropip, engine wheel and bridge modules (`bridge`: web/*.py)."""
+    digest = hashlib.sha256(f"{PYODIDE_VERSION} {sha256_hex(micropip)}".encode())
+    digest.update(sha256_hex(wheel).encode())
+    for path in bridge:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update((COMPILED_STDLIB_PY + COMPILED_STDLIB_MJS).encode())
+    target = CACHE / "stdlib" / digest.hexdigest()[:16] / "python_stdlib.zip"
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_suffix(".part")
-    args = [str(micropip), str(wheel), str(part)]
-    what = "the standard library's bytecode"
-    in_pyodide(pyodide, STDLIB_BYTECODE_PY, STDLIB_BYTECODE_MJS, args, what)
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in bridge:
+            shutil.copy2(path, Path(tmp) / path.name)
+        args = [str(micropip), str(wheel), tmp, str(part)]
+        what = "the standard library"
+        in_pyodide(pyodide, COMPILED_STDLIB_PY, COMPILED_STDLIB_MJS, args, what)
     part.rename(target)
     return target
 
@@ -700,12 +701,12 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, object]:
         preload_modules(staging)
         (staging / "pyodide").mkdir()
         for name in PYODIDE_FILES:
-            if name != "pyodide-lock.json":
+            if name not in ("pyodide-lock.json", "python_stdlib.zip"):
                 shutil.copy2(pyodide / name, staging / "pyodide" / name)
         shutil.copy2(micropip, staging / "pyodide" / micropip.name)
-        say("standard library bytecode (Pyodide in Node.js) ...")
-        stdlib_pyc = stdlib_bytecode(pyodide, micropip, wheel)
-        shutil.copy2(stdlib_pyc, staging / "pyodide" / STDLIB_BYTECODE)
+        say("standard library, compiled (Pyodide in Node.js) ...")
+        stdlib = compiled_stdlib(pyodide, micropip, wheel, sorted(WEB.glob("*.py")))
+        shutil.copy2(stdlib, staging / "pyodide" / "python_stdlib.zip")
         write_lock(
             pyodide / "pyodide-lock.json", micropip, staging / "pyodide" / "pyodide-lock.json"
         )

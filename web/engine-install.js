@@ -10,9 +10,8 @@
  * visits start from, with no game in it.
  *
  * Pyodide's standard library is Python source, compiled on every import;
- * the modules the install adds to Python's start come compiled in the build
- * (build.py: python_stdlib_bytecode.zip), put in front of the standard
- * library for the engine worker's install.
+ * the build's copy holds bytecode instead for every module a boot imports
+ * (build.py), so neither the install nor a restore compiles them.
  */
 
 /** The loadPyodide options every boot shares, for Pyodide under `indexURL`. */
@@ -28,23 +27,6 @@ export function pyodideOptions(indexURL) {
 
 const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const fetchText = async (url) => (await fetch(url)).text();
-const BYTECODE = "pyodide/python_stdlib_bytecode.zip";
-
-/** loadPyodide options that put the build's standard-library bytecode first on Python's path. */
-function bytecodeOptions(manifest, here) {
-  if (!(BYTECODE in manifest.files)) return {};
-  const path = `/lib/${BYTECODE.split("/").pop()}`;
-  // A download that fails only costs the compiling it would have saved.
-  const bytes = fetchBytes(here(BYTECODE)).catch(() => null);
-  return {
-    env: { PYTHONPATH: path },
-    fsInit: async (FS) => {
-      const data = await bytes;
-      if (data) FS.writeFile(path, data);
-    },
-  };
-}
-
 /** The Python modules that sit beside the bridge in the build (engine_bridge.py, …). */
 export const bridgeModules = (manifest) => Object.keys(manifest.files).filter((name) => /^\w+\.py$/.test(name));
 
@@ -78,7 +60,7 @@ export async function install({ manifest, here, loadPyodide, fresh, snapshot = f
   const pyodide = await loadPyodide({
     ...pyodideOptions(here("pyodide/")),
     packages: ["micropip"],
-    ...(snapshot ? { _makeSnapshot: true } : bytecodeOptions(manifest, here)),
+    ...(snapshot ? { _makeSnapshot: true } : {}),
   });
   step("pyodide-ready");
   progress(0.9, "boot.install");
