@@ -36,7 +36,7 @@ export const bridgeModules = (manifest) => Object.keys(manifest.files).filter((n
  * Pyodide's; `progress(fraction, text, params)` and `step(name)` report
  * along the way (texts are i18n.js keys). `snapshot`: boot so that a memory
  * snapshot can be made, with every module imported (the snapshot holds no
- * file, so no path to the bytecode either). Resolves with `{pyodide, bridge}`.
+ * file). Resolves with `{pyodide, bridge}`.
  */
 export async function install({ manifest, here, loadPyodide, fresh, snapshot = false, progress = () => {}, step = () => {} }) {
   // Everything the engine needs downloads while Python starts.
