@@ -419,7 +419,10 @@ export class HostSession extends EventTarget {
   _guestPrivate(peer, msg) {
     const seat = this._seatOf(peer);
     if (msg.seat !== seat) throw new ProtocolError("forged", `you play seat ${seat}, not seat ${msg.seat}`);
-    if (this.record.phase !== "playing" || !this.state) throw new ProtocolError("not-started", "the game has not started");
+    if (this.record.phase !== "playing") throw new ProtocolError("not-started", "the game has not started");
+    // A host that reloaded rebuilds its peer first (start() resumes it): what a guest
+    // sends again on being welcomed back waits in line behind that.
+    if (!this.state) this.start().catch(() => {});
     const { n, ...m } = msg;
     // Whose turn it is, too, is checked in line: a guest that has read the host's last
     // message may move before the host's own peer has followed that message.
