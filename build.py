@@ -632,8 +632,8 @@ async def compiled_stdlib(wheel, bridge, target):
             dst.writestr(entry, pyc)
 """
 COMPILED_STDLIB_MJS = """
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-const [pyodideDir, helper, micropip, wheel, bridge, target] = process.argv.slice(2);
+import { readFileSync, writeFileSync } from "node:fs";
+const [pyodideDir, helper, micropip, wheel, target, ...bridge] = process.argv.slice(2);
 const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + pyodideDir).href);
 const pyodide = await loadPyodide({ indexURL: pyodideDir, env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.runPython(readFileSync(helper, "utf8"));
@@ -641,8 +641,8 @@ await pyodide.loadPackage(micropip);
 const installed = `/tmp/${wheel.split("/").pop()}`;
 pyodide.FS.writeFile(installed, new Uint8Array(readFileSync(wheel)));
 pyodide.FS.mkdir("/tmp/bridge");
-for (const name of readdirSync(bridge)) {
-  pyodide.FS.writeFile(`/tmp/bridge/${name}`, readFileSync(`${bridge}/${name}`, "utf8"));
+for (const path of bridge) {
+  pyodide.FS.writeFile(`/tmp/bridge/${path.split("/").pop()}`, readFileSync(path, "utf8"));
 }
 const call = `await compiled_stdlib("${installed}", "/tmp/bridge", "/tmp/out.zip")`;
 await pyodide.runPythonAsync(call);
@@ -664,12 +664,8 @@ def compiled_stdlib(pyodide: Path, micropip: Path, wheel: Path, bridge: list[Pat
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_suffix(".part")
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in bridge:
-            shutil.copy2(path, Path(tmp) / path.name)
-        args = [str(micropip), str(wheel), tmp, str(part)]
-        what = "the standard library"
-        in_pyodide(pyodide, COMPILED_STDLIB_PY, COMPILED_STDLIB_MJS, args, what)
+    args = [str(micropip), str(wheel), str(part), *map(str, bridge)]
+    in_pyodide(pyodide, COMPILED_STDLIB_PY, COMPILED_STDLIB_MJS, args, "the standard library")
     part.rename(target)
     return target
 

@@ -33,13 +33,12 @@ import importlib, json, sys, micropip
 await micropip.install("emfs:${installed}", deps=False)
 import engine_bridge
 stdlib = next(p for p in sys.path if p.endswith(".zip"))
-origins = lambda: {
+booted = {
     name: m.__spec__.origin
     for name, m in list(sys.modules.items())
     if getattr(getattr(m, "__spec__", None), "origin", None)
     and m.__spec__.origin.startswith(stdlib + "/")
 }
-booted = origins()
 found = {}
 for name in json.loads(${JSON.stringify(names)}):
     try:

@@ -8,8 +8,8 @@ every message each peer received decrypted with that peer's own keys, a
 malicious guest's flood, a guest's reload, the host's reload and a hint.
 One table keeps the module fast: each browser boots Python once. The last
 test has a table of its own, whose host reloads while the guests' first
-shuffles are on their way. The
-cheats, each of which stops its table, are in test_multiplayer_cheats.py.
+shuffles are on their way. The cheats, each of which stops its table, are
+in test_multiplayer_cheats.py.
 """
 
 from __future__ import annotations
