@@ -9,6 +9,7 @@ from dataclasses import replace
 from thousand import Game
 from thousand.bots import choose
 from thousand.bots.decision import DEFAULT_BUDGET, Clock, Decision
+from thousand.bots.declaring import passing_shift
 from thousand.bots.knowledge import Knowledge, read_view
 from thousand.bots.sampling import Deal, sample_deals
 from thousand.bots.solver import Solver
@@ -144,6 +145,37 @@ def test_the_declaring_margins_of_the_budget_decide_the_bid() -> None:
     assert answer(defend_value=-1e6) == "bid 105"
     # A margin no sample can spare leaves no contract worth bidding for.
     assert answer(shade=200) == "pass"
+
+
+def test_the_bid_does_not_hang_on_who_leads_the_match() -> None:
+    # Declaring and passing are weighed on the same scale, the match as it
+    # stands included, so a lead or a deficit far from the barrel moves
+    # neither: the bot does not bid every hand when ahead, nor none when behind.
+    answers = set()
+    for seed in range(6):
+        game = Game.new(seed=seed)
+        view = game.view(game.current_player)
+        at_zero = choose_strong(view, random.Random(1), None)
+        answers.add(at_zero.split()[0])
+        for scores in ([600, 100, 100], [100, 600, 600]):
+            moved = {**view, "scores": scores}
+            assert choose_strong(moved, random.Random(1), None) == at_zero, (seed, scores)
+    assert answers == {"bid", "pass"}
+
+
+def test_passing_is_valued_in_the_match_as_it_stands() -> None:
+    rules = {"barrel_at": 880, "penalty": 120, "barrel_attempts": 3}
+    view = {"passed": [], "high_bid": 100}
+    ahead = MatchContext(0, [0, 1, 2], [600, 100, 100], [False] * 3, rules)
+    assert ahead.standing() == 500
+    assert passing_shift(ahead, view) == 500
+    # On the barrel at its last attempt, a defender falls: passing costs the penalty.
+    barrel = MatchContext(
+        0, [0, 1, 2], [880, 300, 300], [True, False, False], rules, barrel_hands=[2, 0, 0]
+    )
+    assert passing_shift(barrel, view) < barrel.standing() - 100
+    # With nobody else left to declare, passing leaves the match as it stands.
+    assert ahead.defend_outcome([], 100) == ahead.standing()
 
 
 def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:

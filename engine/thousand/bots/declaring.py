@@ -19,7 +19,7 @@ flat against the normal level).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
 from ..table import OBLIGATORY_BID
@@ -243,11 +243,28 @@ def bid(decision: Decision) -> str:
     if budget.learned_defend:
         raised = int(view.get("high_bid") or OBLIGATORY_BID) > OBLIGATORY_BID
         defend = defend_value(hand_chance([r.points for r in reached], target), raised)
-    if "redeal" in legal and max(declare_u, defend) < 0:
+    defend += passing_shift(ctx, view)
+    if "redeal" in legal and max(declare_u, defend) < ctx.standing():
         return "redeal"
     if declare_u > defend:
         return f"bid {target}"
     return "pass" if "pass" in legal else f"bid {target}"
+
+
+def passing_shift(ctx: MatchContext, view: dict[str, Any]) -> float:
+    """How far the match as it stands moves the value of passing from a fresh match's.
+
+    The budget's value of defending is measured at the start of a match, so
+    this adds the standing and what the barrel and the score cap do to a
+    defended hand. The declarer is one of the others still bidding, at the
+    bid so far; one on the barrel is left out while another could declare,
+    since bidding low does not stop it from declaring.
+    """
+    passed = {int(s) for s in view.get("passed") or []}
+    others = [s for s in ctx.order if s != ctx.seat and s not in passed]
+    free = [s for s in others if not ctx.on_barrel[s]] or others
+    high = max(int(view.get("high_bid") or OBLIGATORY_BID), OBLIGATORY_BID)
+    return ctx.defend_outcome(free, high) - ctx.fresh().defend_outcome(free, high)
 
 
 def _plan_values(
@@ -320,7 +337,7 @@ def choose_talon(decision: Decision) -> str:
 
 def lay_away(decision: Decision) -> str:
     """The talon phase: give a card to each opponent, or discard (two players)."""
-    view, k, rules, _ctx, rng, _, budget = decision
+    view, k, rules, ctx, rng, _, budget = decision
     legal: list[str] = view["legal"]
     if k.players == 2:
         left = 2 - k.laid_away.bit_count()
@@ -339,7 +356,7 @@ def lay_away(decision: Decision) -> str:
     if not values:
         return choose_heuristic(view, "normal", rng)
     best = max(range(len(plans)), key=lambda i: (values[i], -i))
-    if "redeal" in legal and values[best] < 0:
+    if "redeal" in legal and values[best] < ctx.standing():
         return "redeal"
     for c, to in plans[best]:
         text = f"discard {card_text(c)}" if to == LAID_AWAY else f"give {card_text(c)} {to}"
@@ -378,7 +395,7 @@ def contract(decision: Decision) -> str:
         bid_value = k.bid or values[0]
         if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:
             return "writeoff"
-    if "redeal" in legal and u < 0:
+    if "redeal" in legal and u < ctx.standing():
         return "redeal"
     return f"contract {v}"
 

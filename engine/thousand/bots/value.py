@@ -8,16 +8,26 @@ scoring nothing, its attempts (a player who does not win within them
 falls), falls and the third fall back to zero, the score cap at the
 barrel, the samosval (самосвал) at 555, the penalty for a third write-off
 and for a third bolt (болт: a hand without a trick, here a hand without a
-point). Decisions compare these values, not raw hand points.
+point). Decisions compare these values, not raw hand points. The values
+include the score as it stands, so a decision compares them with each
+other or with :meth:`MatchContext.standing` (what a redeal leaves), never
+with a bare number; the value of passing in the bidding is the same kind of
+value (:meth:`MatchContext.defend_outcome`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 WIN_VALUE = 1500.0
 """Worth of winning the match, in score points."""
+
+DEFENDED_MADE = 0.55
+"""Share of the contracts a defender sees made, as the levels' bidding figures give it."""
+
+DEFENDED_FAIL_BY = 30
+"""Points by which a contract that fails is short of it, in a typical defended hand."""
 
 
 @dataclass
@@ -92,6 +102,26 @@ class MatchContext:
             after = 0
         return after
 
+    def standing(self) -> float:
+        """This seat's value of the match as it stands, as a redeal leaves it."""
+        others = [self.scores[s] for s in self.order if s != self.seat]
+        mean = sum(others) / len(others) if others else 0.0
+        return self.scores[self.seat] - mean
+
+    def fresh(self) -> MatchContext:
+        """The same table at the start of a match: no scores, nobody on the barrel."""
+        n = len(self.scores)
+        zeros = [0] * n
+        return replace(
+            self,
+            scores=zeros,
+            on_barrel=[False] * n,
+            barrel_hands=zeros,
+            falls=zeros,
+            write_offs=zeros,
+            bolts=zeros,
+        )
+
     def utility(self, deltas: dict[int, int], declarer: int, made: bool, contract: int) -> float:
         """This seat's value of the score changes ``deltas``: own score minus the others' mean."""
         values = {s: self._after(s, deltas.get(s, 0), declarer, made, contract) for s in self.order}
@@ -125,6 +155,22 @@ class MatchContext:
             if own <= 0:
                 deltas[s] -= self._bolt(s)
         return self.utility(deltas, declarer, made, contract)
+
+    def defend_outcome(self, declarers: list[int], contract: int) -> float:
+        """Value of defending a hand that one of ``declarers`` plays at ``contract``.
+
+        Each is as likely to declare; the contract is made in the share
+        :data:`DEFENDED_MADE` of hands and fails by :data:`DEFENDED_FAIL_BY`
+        otherwise. With no one else to declare, the match stands as it is.
+        """
+        if not declarers:
+            return self.standing()
+        total = 0.0
+        for d in declarers:
+            made = self.play_outcome(d, contract, float(contract + 5))
+            failed = self.play_outcome(d, contract, float(contract - DEFENDED_FAIL_BY))
+            total += DEFENDED_MADE * made + (1 - DEFENDED_MADE) * failed
+        return total / len(declarers)
 
     def write_off_outcome(self, declarer: int, value: int) -> float:
         r = self.rules
