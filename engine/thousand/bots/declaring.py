@@ -9,11 +9,12 @@ face down with two — compares a few candidate plans on common samples; the
 contract (заказ) is the value with the best expected match value, against
 writing off (роспись). Every comparison is in match value (:mod:`.value`):
 the opponents' marriages, the barrel, falls and bolts count, not only the
-declarer's points. A sample counts as made when its shaded double-dummy
-result reaches the value; the budget can instead weigh it by the chance a
-model fitted on played-out hands gives its margin (:mod:`.make_chance`),
-and weigh a bid against a learned value of defending (both off: measured
-flat against the normal level).
+declarer's points, and passing is valued in the match as it stands, as
+declaring is (:func:`passing_shift`). A sample counts as made when its
+shaded double-dummy result reaches the value; the budget can instead weigh
+it by the chance a model fitted on played-out hands gives its margin
+(:mod:`.make_chance`), and weigh a bid against a learned value of defending
+(both off: measured flat against the normal level).
 """
 
 from __future__ import annotations
