@@ -7,8 +7,10 @@ decks (a deal's cards depend only on the seed and the deal number); a match
 runs from zero to its end under the preset's rules (the barrel, falls,
 bolts, write-offs). It prints, for each bot, the share of matches won
 (an even share is 1/3 for three bots) with a 95% confidence interval over
-the matches, the mean number of hands per match, and for each pair of bots
-the difference of their shares with its 95% CI.
+the matches, the mean number of hands per match, how often each bot
+declared per match and how its contracts ended (made, failed, written
+off), and for each pair of bots the difference of their shares with its
+95% CI.
 
     python bench/matches.py --matches 300 --bots strong,normal,easy --workers 2
 """
@@ -36,35 +38,51 @@ MAX_HANDS = 400
 """A match still open after this many hands counts as won by nobody."""
 
 
-def play_match(bots: list[str], seed: str, rules: Rules, bot_seed: int) -> tuple[int | None, int]:
-    """Play one whole match with ``bots[seat]`` at each seat: the winning seat and the hands."""
+RESULTS = ("made", "failed", "writeoff")
+"""The ends of a hand someone declared, as the score sheet names them."""
+
+
+def play_match(
+    bots: list[str], seed: str, rules: Rules, bot_seed: int
+) -> tuple[int | None, int, list[dict[str, int]]]:
+    """Play one whole match with ``bots[seat]`` at each seat: the winning seat, the hands,
+    and per seat how many of its contracts ended in each of :data:`RESULTS`."""
     game = Game.new(rules=rules, seed=seed)
     while game.phase != "over" and game.hand_no < MAX_HANDS:
         seat = game.current_player
         assert seat is not None
         game.apply(choose(game.view(seat), level=bots[seat], seed=bot_seed))
     winner = game.winner if game.phase == "over" else None
-    return winner, game.hand_no
+    contracts = [dict.fromkeys(RESULTS, 0) for _ in bots]
+    for row in game.sheet:
+        if row.get("declarer") is not None and row.get("result") in RESULTS:
+            contracts[row["declarer"]][row["result"]] += 1
+    return winner, game.hand_no, contracts
 
 
 def run_match(args: tuple[int, list[str], str]) -> dict[str, Any]:
     index, bots, preset = args
     rules = Rules.preset(preset)
     wins = dict.fromkeys(bots, 0.0)
+    contracts = {b: dict.fromkeys(RESULTS, 0) for b in bots}
     seatings = 0
     hands = 0
     started = time.perf_counter()
     for perm in itertools.permutations(range(len(bots))):
         seating = [bots[p] for p in perm]
-        winner, n = play_match(seating, f"match/{index}", rules, bot_seed=index)
+        winner, n, ends = play_match(seating, f"match/{index}", rules, bot_seed=index)
         seatings += 1
         hands += n
         if winner is not None:
             wins[seating[winner]] += 1
+        for seat, counts in enumerate(ends):
+            for result, count in counts.items():
+                contracts[seating[seat]][result] += count
     return {
         "index": index,
         "share": {b: w / seatings for b, w in wins.items()},
         "hands": hands / seatings,
+        "contracts": contracts,
         "seconds": time.perf_counter() - started,
     }
 
@@ -117,6 +135,19 @@ def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: 
     for b in bots:
         m, h = ci([r["share"][b] for r in results])
         print(f"  {b:7s} {m:6.1%} ± {h:5.1%}   ({round(m * n * seatings)} of {n * seatings})")
+    counted = [r for r in results if "contracts" in r]
+    if counted:
+        print(f"contracts per match, of {len(counted)} matches (made, failed, written off):")
+        for b in bots:
+            total = {x: sum(r["contracts"][b][x] for r in counted) for x in RESULTS}
+            declared = sum(total.values())
+            per = declared / (len(counted) * seatings)
+            made = total["made"] / max(1, declared)
+            print(
+                f"  {b:7s} {per:5.1f} declared, {made:6.1%} made, "
+                f"{total['failed'] / max(1, declared):6.1%} failed, "
+                f"{total['writeoff'] / max(1, declared):6.1%} written off"
+            )
     print("differences of the shares, per match (95% CI):")
     for a, b in itertools.combinations(bots, 2):
         m, h = ci([r["share"][a] - r["share"][b] for r in results])
