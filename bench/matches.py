@@ -141,12 +141,10 @@ def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: 
         for b in bots:
             total = {x: sum(r["contracts"][b][x] for r in counted) for x in RESULTS}
             declared = sum(total.values())
-            per = declared / (len(counted) * seatings)
-            made = total["made"] / max(1, declared)
+            made, failed, written_off = (total[x] / max(1, declared) for x in RESULTS)
             print(
-                f"  {b:7s} {per:5.1f} declared, {made:6.1%} made, "
-                f"{total['failed'] / max(1, declared):6.1%} failed, "
-                f"{total['writeoff'] / max(1, declared):6.1%} written off"
+                f"  {b:7s} {declared / (len(counted) * seatings):5.1f} declared, "
+                f"{made:6.1%} made, {failed:6.1%} failed, {written_off:6.1%} written off"
             )
     print("differences of the shares, per match (95% CI):")
     for a, b in itertools.combinations(bots, 2):

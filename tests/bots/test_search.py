@@ -165,15 +165,14 @@ def test_the_bid_does_not_hang_on_who_leads_the_match() -> None:
 
 def test_passing_is_valued_in_the_match_as_it_stands() -> None:
     rules = {"barrel_at": 880, "penalty": 120, "barrel_attempts": 3}
-    view = {"passed": [], "high_bid": 100}
     ahead = MatchContext(0, [0, 1, 2], [600, 100, 100], [False] * 3, rules)
     assert ahead.standing() == 500
-    assert passing_shift(ahead, view) == 500
+    assert passing_shift(ahead, set(), 100) == 500
     # On the barrel at its last attempt, a defender falls: passing costs the penalty.
     barrel = MatchContext(
         0, [0, 1, 2], [880, 300, 300], [True, False, False], rules, barrel_hands=[2, 0, 0]
     )
-    assert passing_shift(barrel, view) < barrel.standing() - 100
+    assert passing_shift(barrel, set(), 100) < barrel.standing() - 100
     # With nobody else left to declare, passing leaves the match as it stands.
     assert ahead.defend_outcome([], 100) == ahead.standing()
 

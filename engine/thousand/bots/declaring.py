@@ -20,7 +20,7 @@ it by the chance a model fitted on played-out hands gives its margin
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
 from ..table import OBLIGATORY_BID
@@ -240,11 +240,13 @@ def bid(decision: Decision) -> str:
     values = [target, target + 3 * step]
     calibrated = budget.make_chance > 0
     _, declare_u = contract_choice(ctx, me, reached, values, budget.shade, calibrated)
+    high = int(view.get("high_bid") or OBLIGATORY_BID)
     defend = budget.defend_value
     if budget.learned_defend:
-        raised = int(view.get("high_bid") or OBLIGATORY_BID) > OBLIGATORY_BID
-        defend = defend_value(hand_chance([r.points for r in reached], target), raised)
-    defend += passing_shift(ctx, view)
+        chance = hand_chance([r.points for r in reached], target)
+        defend = defend_value(chance, high > OBLIGATORY_BID)
+    passed = {int(s) for s in view.get("passed") or []}
+    defend += passing_shift(ctx, passed, high)
     if "redeal" in legal and max(declare_u, defend) < ctx.standing():
         return "redeal"
     if declare_u > defend:
@@ -252,19 +254,18 @@ def bid(decision: Decision) -> str:
     return "pass" if "pass" in legal else f"bid {target}"
 
 
-def passing_shift(ctx: MatchContext, view: dict[str, Any]) -> float:
+def passing_shift(ctx: MatchContext, passed: set[int], high: int) -> float:
     """How far the match as it stands moves the value of passing from a fresh match's.
 
     The budget's value of defending is measured at the start of a match, so
     this adds the standing and what the barrel and the score cap do to a
-    defended hand. The declarer is one of the others still bidding, at the
-    bid so far; one on the barrel is left out while another could declare,
-    since bidding low does not stop it from declaring.
+    defended hand. The declarer is one of the others still bidding (not in
+    ``passed``), at the bid so far ``high``; one on the barrel is left out
+    while another could declare, since bidding low does not stop it from
+    declaring.
     """
-    passed = {int(s) for s in view.get("passed") or []}
     others = [s for s in ctx.order if s != ctx.seat and s not in passed]
     free = [s for s in others if not ctx.on_barrel[s]] or others
-    high = max(int(view.get("high_bid") or OBLIGATORY_BID), OBLIGATORY_BID)
     return ctx.defend_outcome(free, high) - ctx.fresh().defend_outcome(free, high)
 
 

@@ -26,6 +26,9 @@ WIN_VALUE = 1500.0
 DEFENDED_MADE = 0.55
 """Share of the contracts a defender sees made, as the levels' bidding figures give it."""
 
+DEFENDED_MADE_BY = 5
+"""Points by which a contract that is made passes it, in a typical defended hand."""
+
 DEFENDED_FAIL_BY = 30
 """Points by which a contract that fails is short of it, in a typical defended hand."""
 
@@ -102,32 +105,33 @@ class MatchContext:
             after = 0
         return after
 
+    def _versus_others(self, values: dict[int, float]) -> float:
+        """This seat's value less the mean of the others'."""
+        others = [values[s] for s in self.order if s != self.seat]
+        mean = sum(others) / len(others) if others else 0.0
+        return values[self.seat] - mean
+
     def standing(self) -> float:
         """This seat's value of the match as it stands, as a redeal leaves it."""
-        others = [self.scores[s] for s in self.order if s != self.seat]
-        mean = sum(others) / len(others) if others else 0.0
-        return self.scores[self.seat] - mean
+        return self._versus_others({s: float(self.scores[s]) for s in self.order})
 
     def fresh(self) -> MatchContext:
         """The same table at the start of a match: no scores, nobody on the barrel."""
         n = len(self.scores)
-        zeros = [0] * n
         return replace(
             self,
-            scores=zeros,
+            scores=[0] * n,
             on_barrel=[False] * n,
-            barrel_hands=zeros,
-            falls=zeros,
-            write_offs=zeros,
-            bolts=zeros,
+            barrel_hands=[0] * n,
+            falls=[0] * n,
+            write_offs=[0] * n,
+            bolts=[0] * n,
         )
 
     def utility(self, deltas: dict[int, int], declarer: int, made: bool, contract: int) -> float:
         """This seat's value of the score changes ``deltas``: own score minus the others' mean."""
         values = {s: self._after(s, deltas.get(s, 0), declarer, made, contract) for s in self.order}
-        others = [values[s] for s in self.order if s != self.seat]
-        mean = sum(others) / len(others) if others else 0.0
-        return values[self.seat] - mean
+        return self._versus_others(values)
 
     # --- outcomes of one hand ---------------------------------------------------------------
 
@@ -160,14 +164,14 @@ class MatchContext:
         """Value of defending a hand that one of ``declarers`` plays at ``contract``.
 
         Each is as likely to declare; the contract is made in the share
-        :data:`DEFENDED_MADE` of hands and fails by :data:`DEFENDED_FAIL_BY`
-        otherwise. With no one else to declare, the match stands as it is.
+        :data:`DEFENDED_MADE` of hands, by :data:`DEFENDED_MADE_BY`, and fails by
+        :data:`DEFENDED_FAIL_BY` otherwise. With no one else to declare, the match stands as it is.
         """
         if not declarers:
             return self.standing()
         total = 0.0
         for d in declarers:
-            made = self.play_outcome(d, contract, float(contract + 5))
+            made = self.play_outcome(d, contract, float(contract + DEFENDED_MADE_BY))
             failed = self.play_outcome(d, contract, float(contract - DEFENDED_FAIL_BY))
             total += DEFENDED_MADE * made + (1 - DEFENDED_MADE) * failed
         return total / len(declarers)
