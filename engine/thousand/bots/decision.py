@@ -43,13 +43,14 @@ class Budget:
     """Card play as one of two defenders: nodes for a second search per sample in which this
     seat maximises its own points against the other two (0: off), so its utility tells its
     own points from its partner's, who is an opponent on the score sheet; the first search
-    still decides the contract. Paired runs against the normal level: on against off
-    +1.45 ± 1.10 match points per hand (1,500 deals), at 16 samples; 40,000 nodes
-    against 20,000 +0.1 ± 1.0 (600 deals)."""
+    still decides the contract. Paired runs against the normal level, at 16 samples: on
+    against off +1.45 ± 1.10 match points per hand (1,500 deals); 40,000 nodes against
+    20,000 +0.1 ± 1.0 (600 deals)."""
     hint_margin: float = 0.5
     """Card play: how far below the best card's utility the counting heuristic's card may be
     and still be played (a near-tie, where the samples cannot tell the cards apart). A paired
-    run of 900 deals against the normal level: 0 against 0.5 +0.1 ± 0.9 match points per hand."""
+    run of 900 deals against the normal level, at 16 samples: 0 against 0.5 +0.1 ± 0.9 match
+    points per hand."""
     infer_follow: float = 1.0
     """Card play: a sample's weight for each card another seat played that did not take
     the trick while the sample gives it a cheaper one that would not have either (1: off,
