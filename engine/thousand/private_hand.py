@@ -24,7 +24,7 @@ them exact.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -559,25 +559,10 @@ class _Facts:
                         return None
                     put(c, ("hand", s))
                 self.hinted[c] = s
-        for s in sorted(self.claims):
-            if not self._claim_cards(s, rng, at, free, put):
-                return None
-        required = sorted(c for c in self.required if c not in at)
-        rng.shuffle(required)
-        for c in required:
-            s = self.required[c]
-            options = [p for p in self.origins[s] if free.get(p, 0) > 0 and not self._bars(c, p, s)]
-            if not options:
-                return None
-            own = [p for p in options if p == ("hand", s)]
-            put(c, own[0] if own and rng.random() < 0.8 else rng.choice(options))
-        rest = [card_text(c) for c in range(DECK_SIZE) if card_text(c) not in at]
-        rng.shuffle(rest)
-        for c in rest:
-            options = [p for p, n in free.items() if n > 0 and not self._bars(c, p, None)]
-            if not options:
-                return None
-            put(c, rng.choice(options))
+        if not self._place_claims(sorted(self.claims), rng, at, free):
+            return None
+        if not self._place_rest(rng, at, free):
+            return None
         nines = {card_text(c) for c in range(DECK_SIZE) if c % 6 == 0}
         for s in range(self.players):
             # Four nines after the pass would let a seat claim a redeal: a deal
@@ -594,26 +579,59 @@ class _Facts:
             (hands[where] if kind == "hand" else talon[where]).append(c)
         return {"hands": hands, "talon": talon[0] + talon[1]}
 
-    def _claim_cards(
+    def _place_claims(
         self,
-        seat: int,
+        seats: list[int],
         rng: random.Random,
         at: dict[str, Location],
         free: dict[Location, int],
-        put: Callable[[str, Location], None],
     ) -> bool:
-        """Place cards that may justify ``seat``'s redeal claim: one of the usual reasons."""
+        """Place cards that justify each seat's redeal claim, trying every reason in a random
+        order until the cards left can still be placed."""
+        if not seats:
+            return self._placeable(at, free)
+        seat, others = seats[0], seats[1:]
+        reasons = self._claim_reasons(seat)
+        rng.shuffle(reasons)
+        for place, rank in reasons:
+            tried_at, tried_free = dict(at), dict(free)
+            if self._claim_cards(seat, place, rank, rng, tried_at, tried_free) and (
+                self._place_claims(others, rng, tried_at, tried_free)
+            ):
+                at.update(tried_at)
+                free.update(tried_free)
+                return True
+        return False
+
+    def _claim_reasons(self, seat: int) -> list[tuple[Location, int | None]]:
+        """Where a claim's cards may lie and which reason it gives: four nines (rank 0), four
+        jacks (rank 1) or a poor hand (``None``)."""
         places: list[Location] = [("hand", seat)]
         if seat == self.declarer:
             places += [p for p in self.origins[seat] if p[0] == "talon"]
-        place = rng.choice(places)
-        rank = rng.choice([0, 1, None])  # four nines, four jacks, or a poor hand
+        return [(place, rank) for place in places for rank in (0, 1, None)]
+
+    def _claim_cards(
+        self,
+        seat: int,
+        place: Location,
+        rank: int | None,
+        rng: random.Random,
+        at: dict[str, Location],
+        free: dict[Location, int],
+    ) -> bool:
+        """Place cards that may justify ``seat``'s redeal claim for one reason, at ``place``."""
+
+        def put(c: str) -> None:
+            at[c] = place
+            free[place] -= 1
+
         if rank is None:
             pool = [card_text(c) for c in range(DECK_SIZE) if card_text(c) not in at]
             rng.shuffle(pool)
             pool.sort(key=lambda c: CARD_POINTS[parse_card(c)])
             for c in pool[: free[place]]:
-                put(c, place)
+                put(c)
             return True
         wanted = [card_text(c) for c in range(DECK_SIZE) if c % 6 == rank]
         rng.shuffle(wanted)
@@ -627,7 +645,46 @@ class _Facts:
                 continue
             if free[place] <= 0:
                 return False
-            put(c, place)
+            put(c)
+        return True
+
+    def _options(self, c: str, free: Mapping[Location, int]) -> list[Location]:
+        """The places card ``c`` may still go to: its holder's origins for a card a seat
+        showed, any place otherwise, less those a learned fact bars."""
+        holder = self.required.get(c)
+        places = self.origins[holder] if holder is not None else list(free)
+        return [p for p in places if free.get(p, 0) > 0 and not self._bars(c, p, holder)]
+
+    def _placeable(self, at: Mapping[str, Location], free: Mapping[Location, int]) -> bool:
+        """Whether every card not yet placed can go somewhere (a matching of the cards left
+        to the room left), so a draw never paints itself into a corner."""
+        left = [card_text(c) for c in range(DECK_SIZE) if card_text(c) not in at]
+        return _fits({c: self._options(c, free) for c in left}, free)
+
+    def _place_rest(
+        self, rng: random.Random, at: dict[str, Location], free: dict[Location, int]
+    ) -> bool:
+        """Place every card left at random, each where the cards after it still fit: a card
+        a seat showed goes to its own hand most of the time, as it mostly was."""
+        left = [card_text(c) for c in range(DECK_SIZE) if card_text(c) not in at]
+        rng.shuffle(left)
+        left.sort(key=lambda c: c not in self.required)
+        for c in left:
+            options = self._options(c, free)
+            rng.shuffle(options)
+            holder = self.required.get(c)
+            if holder is not None and ("hand", holder) in options and rng.random() < 0.8:
+                options.remove(("hand", holder))
+                options.insert(0, ("hand", holder))
+            for place in options:
+                at[c] = place
+                free[place] -= 1
+                if self._placeable(at, free):
+                    break
+                del at[c]
+                free[place] += 1
+            else:
+                return False
         return True
 
     def _marriage_cards(
@@ -688,6 +745,29 @@ class _Facts:
             if act.value > 120 or view["dark"]:
                 need = max(act.value - 120, 40)
                 self.marriages_needed[seat] = max(self.marriages_needed.get(seat, 0), need)
+
+
+def _fits(options: Mapping[str, list[Location]], room: Mapping[Location, int]) -> bool:
+    """Whether each card can go to one of its places with no place over its room: a
+    bipartite matching by augmenting paths (24 cards and a handful of places)."""
+    holders: dict[Location, list[str]] = {p: [] for p in room}
+
+    def seat(c: str, seen: set[Location]) -> bool:
+        for p in options[c]:
+            if p in seen:
+                continue
+            seen.add(p)
+            if len(holders[p]) < room[p]:
+                holders[p].append(c)
+                return True
+            for other in holders[p]:
+                if seat(other, seen):
+                    holders[p].remove(other)
+                    holders[p].append(c)
+                    return True
+        return False
+
+    return all(seat(c, set()) for c in sorted(options, key=lambda c: len(options[c])))
 
 
 __all__ = [

@@ -238,6 +238,32 @@ def test_an_honest_redeal_offer_for_four_nines_is_followed_by_everybody() -> Non
     assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
 
 
+def first_legal(t: Table, seat: int, view: dict[str, Any]) -> str:
+    """The page's test driver's choice: pass, decline or look where it may, the lowest bid or
+    contract otherwise, the first card to give and the first card to play."""
+    legal: list[str] = view["legal"]
+    plays = [a for a in legal if a.startswith("play ") and not a.endswith(" declare")]
+    gives = [a for a in legal if a.startswith(("give ", "discard "))]
+    if view["phase"] == "play":
+        return (plays or legal)[0]
+    if gives:
+        return gives[0]
+    quiet = [a for a in ("pass", "decline", "look") if a in legal]
+    return (quiet or [a for a in legal if a.startswith(("bid ", "contract "))] or legal)[0]
+
+
+def test_a_declined_claim_and_a_void_met_in_one_hand_are_followed_by_everybody() -> None:
+    """Seat 2 declines a claim for four nines; later seat 0, out of diamonds, throws the ten
+    of spades that the declarer gave it. The declarer's peer must find a deal where both
+    are so: seat 2 holds the nines and every diamond it has not played. Drawn at random,
+    most deals broke one fact or the other, and an honest seat was called a cheat."""
+    t = Table(20)
+    t.play(choose=first_legal)
+    log = t.peers[0].follower.log
+    assert "decline" in log and "give TS 0" in t.peers[1].follower.log
+    assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
+
+
 def test_the_declarer_names_no_contract_before_a_claim_it_cannot_see() -> None:
     """Seat 0 holds four nines after the pass, which only it sees. The declarer's peer,
     though always the first to move when it may, waits until seat 0 has declined."""
