@@ -472,7 +472,13 @@ class _Facts:
     declarer: int | None
     contradiction: tuple[int, str] | None = None
     marriages_needed: dict[int, int] = field(default_factory=dict)
-    """Seat → the marriage points a bid or contract of it needs in its hand."""
+    """Seat → the marriage points a bid of it needs in the hand it was dealt."""
+    contract_marriages: dict[int, int] = field(default_factory=dict)
+    """Seat → the marriage points its contract needs in its hand once the talon is in and
+    the cards are passed on: a marriage may be completed from the talon, or broken by a card
+    given away."""
+    parted: set[str] = field(default_factory=set)
+    """Cards the declarer was seen to pass on or lay away."""
     claims: set[int] = field(default_factory=set)
     """Seats that claimed a redeal (or were asked to) for what their cards show."""
     hidden_out: int = 0
@@ -516,6 +522,8 @@ class _Facts:
                     partners = ACES_MASK if _rank(card) == ACE else marriage_mask(_suit(card))
                     for partner in iter_cards(partners):
                         self.required.setdefault(card_text(partner), seat)
+            if card is not None and verb in ("give", "discard"):
+                self.parted.add(card_text(card))
             if card is None and verb in ("give", "discard"):
                 self.hidden_out += 1
                 if verb == "give" and len(words) > 2:
@@ -553,11 +561,20 @@ class _Facts:
             put(c, place)
         self.hinted = {}
         for s, need in sorted(self.marriages_needed.items()):
-            for c in self._marriage_cards(s, need, rng, at):
+            for c in self._marriage_cards(s, need, rng, at, [("hand", s)]):
                 if c not in at:
                     if free[("hand", s)] <= 0:
                         return None
                     put(c, ("hand", s))
+                self.hinted[c] = s
+        for s, need in sorted(self.contract_marriages.items()):
+            places = self.origins[s]
+            for c in self._marriage_cards(s, need, rng, at, places, self.parted):
+                if c not in at:
+                    room = [p for p in places if free.get(p, 0) > 0]
+                    if not room:
+                        return None
+                    put(c, room[0])
                 self.hinted[c] = s
         if not self._place_claims(sorted(self.claims), rng, at, free):
             return None
@@ -688,9 +705,17 @@ class _Facts:
         return True
 
     def _marriage_cards(
-        self, seat: int, need: int, rng: random.Random, at: Mapping[str, Location]
+        self,
+        seat: int,
+        need: int,
+        rng: random.Random,
+        at: Mapping[str, Location],
+        places: Sequence[Location],
+        parted: Iterable[str] = (),
     ) -> list[str]:
-        """Kings and queens worth ``need`` marriage points that ``seat`` may hold."""
+        """Kings and queens worth ``need`` marriage points that ``seat`` may hold, each in one
+        of ``places`` (or not placed yet) and none of them ``parted`` with."""
+        gone = set(parted)
         suits = [0, 1, 2, 3]
         rng.shuffle(suits)
         out: list[str] = []
@@ -700,7 +725,8 @@ class _Facts:
                 break
             pair = [card_text(c) for c in iter_cards(marriage_mask(suit))]
             if all(
-                at.get(c, ("hand", seat)) == ("hand", seat)
+                at.get(c, places[0]) in places
+                and c not in gone
                 and (c, seat) not in self.forbidden
                 and self.required.get(c, seat) == seat
                 for c in pair
@@ -744,7 +770,8 @@ class _Facts:
             view = game.view(None)
             if act.value > 120 or view["dark"]:
                 need = max(act.value - 120, 40)
-                self.marriages_needed[seat] = max(self.marriages_needed.get(seat, 0), need)
+                needs = self.marriages_needed if isinstance(act, Bid) else self.contract_marriages
+                needs[seat] = max(needs.get(seat, 0), need)
 
 
 def _fits(options: Mapping[str, list[Location]], room: Mapping[Location, int]) -> bool:

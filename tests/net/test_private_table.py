@@ -264,6 +264,17 @@ def test_a_declined_claim_and_a_void_met_in_one_hand_are_followed_by_everybody()
     assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
 
 
+def test_a_contract_on_a_marriage_completed_from_the_talon_is_followed_by_everybody() -> None:
+    """Seat 2 bids 195 on the diamond marriage, takes the queen of hearts from the open
+    talon to its king, gives the queen of diamonds away and names 205 on the hearts. The
+    other peers must find the hearts in its hand at the contract, not the marriage it bid on."""
+    t = Table(142)
+    t.play()
+    log = t.peers[0].follower.log
+    assert {"bid 195", "give QD 0", "contract 205"} <= set(log), log
+    assert all(p.verdicts[0] == [] for p in t.peers), [p.verdicts for p in t.peers]
+
+
 def test_the_declarer_names_no_contract_before_a_claim_it_cannot_see() -> None:
     """Seat 0 holds four nines after the pass, which only it sees. The declarer's peer,
     though always the first to move when it may, waits until seat 0 has declined."""
