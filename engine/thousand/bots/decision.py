@@ -32,6 +32,9 @@ class Budget:
     """Nodes for the first pass (reach the contract or not); the rest refines points."""
     refine_nodes: int = 20_000
     bid_samples: int = 12
+    """Bidding: sampled talons and hands per decision. 24 here and in the contract, with
+    twice the declaring cap, measured +0.5 ± 1.5 match points per hand in paired runs
+    against the normal level (1,800 deals, 218 changed): no gain for twice the time."""
     give_samples: int = 8
     give_plans: int = 4
     discard_plans: int = 6
