@@ -159,7 +159,7 @@ class Facts:
                         self.required.setdefault(card_text(partner), seat)
             if card is not None and verb in ("give", "discard"):
                 self.parted.add(card_text(card))
-            if card is None and verb in ("give", "discard"):
+            elif verb in ("give", "discard"):
                 self.hidden_out += 1
                 if verb == "give" and len(words) > 2:
                     # Only a card passed face down may be any of the declarer's.
@@ -187,30 +187,17 @@ class Facts:
         """A random deal that keeps every fact, or ``None`` if this draw got stuck."""
         free = self.capacity()
         at: dict[str, Location] = {}
-
-        def put(c: str, place: Location) -> None:
-            at[c] = place
-            free[place] -= 1
-
         for c, place in self.fixed.items():
-            put(c, place)
+            _put(at, free, c, place)
         self.hinted = {}
+        # A bid needs its marriages in the hand dealt; a contract, in the hand once the
+        # talon is in and the cards are passed on.
         for s, need in sorted(self.marriages_needed.items()):
-            for c in self._marriage_cards(s, need, rng, at, [("hand", s)]):
-                if c not in at:
-                    if free[("hand", s)] <= 0:
-                        return None
-                    put(c, ("hand", s))
-                self.hinted[c] = s
+            if not self._place_marriages(s, need, [("hand", s)], (), rng, at, free):
+                return None
         for s, need in sorted(self.contract_marriages.items()):
-            places = self.origins[s]
-            for c in self._marriage_cards(s, need, rng, at, places, self.parted):
-                if c not in at:
-                    room = [p for p in places if free.get(p, 0) > 0]
-                    if not room:
-                        return None
-                    put(c, room[0])
-                self.hinted[c] = s
+            if not self._place_marriages(s, need, self.origins[s], self.parted, rng, at, free):
+                return None
         if not self._place_claims(sorted(self.claims), rng, at, free):
             return None
         if not self._place_rest(rng, at, free):
@@ -273,17 +260,12 @@ class Facts:
         free: dict[Location, int],
     ) -> bool:
         """Place cards that may justify ``seat``'s redeal claim for one reason, at ``place``."""
-
-        def put(c: str) -> None:
-            at[c] = place
-            free[place] -= 1
-
         if rank is None:
             pool = [card_text(c) for c in range(DECK_SIZE) if card_text(c) not in at]
             rng.shuffle(pool)
             pool.sort(key=lambda c: CARD_POINTS[parse_card(c)])
             for c in pool[: free[place]]:
-                put(c)
+                _put(at, free, c, place)
             return True
         wanted = [card_text(c) for c in range(DECK_SIZE) if c % 6 == rank]
         rng.shuffle(wanted)
@@ -297,7 +279,7 @@ class Facts:
                 continue
             if free[place] <= 0:
                 return False
-            put(c)
+            _put(at, free, c, place)
         return True
 
     def _options(self, c: str, free: Mapping[Location, int]) -> list[Location]:
@@ -329,14 +311,34 @@ class Facts:
                 options.remove(("hand", holder))
                 options.insert(0, ("hand", holder))
             for place in options:
-                at[c] = place
-                free[place] -= 1
+                _put(at, free, c, place)
                 if self._placeable(at, free):
                     break
                 del at[c]
                 free[place] += 1
             else:
                 return False
+        return True
+
+    def _place_marriages(
+        self,
+        seat: int,
+        need: int,
+        places: Sequence[Location],
+        parted: Iterable[str],
+        rng: random.Random,
+        at: dict[str, Location],
+        free: dict[Location, int],
+    ) -> bool:
+        """Place kings and queens worth ``need`` marriage points with ``seat``, in the first
+        of ``places`` with room; False if there is none."""
+        for c in self._marriage_cards(seat, need, rng, at, places, parted):
+            if c not in at:
+                room = [p for p in places if free.get(p, 0) > 0]
+                if not room:
+                    return False
+                _put(at, free, c, room[0])
+            self.hinted[c] = seat
         return True
 
     def _marriage_cards(
@@ -346,7 +348,7 @@ class Facts:
         rng: random.Random,
         at: Mapping[str, Location],
         places: Sequence[Location],
-        parted: Iterable[str] = (),
+        parted: Iterable[str],
     ) -> list[str]:
         """Kings and queens worth ``need`` marriage points that ``seat`` may hold, each in one
         of ``places`` (or not placed yet) and none of them ``parted`` with."""
@@ -407,6 +409,12 @@ class Facts:
                 need = max(act.value - 120, 40)
                 needs = self.marriages_needed if isinstance(act, Bid) else self.contract_marriages
                 needs[seat] = max(needs.get(seat, 0), need)
+
+
+def _put(at: dict[str, Location], free: dict[Location, int], c: str, place: Location) -> None:
+    """Card ``c`` goes to ``place``, which has one card less room."""
+    at[c] = place
+    free[place] -= 1
 
 
 def _fits(options: Mapping[str, list[Location]], room: Mapping[Location, int]) -> bool:

@@ -14,10 +14,9 @@ web/net/PRIVATE_DEAL.md), built on the public API of :class:`Game` only:
 - :func:`check_deals` replays a match once every card is known and names
   the first illegal action and its seat: the audit every peer runs when
   the keys are revealed.
-- :func:`dealing_order` says which deck position goes to which hand.
-
-What the follower knows of the hidden cards, and how it draws a deal that
-keeps it, is :mod:`.hidden_deal`'s.
+What the follower knows of the hidden cards, how it draws a deal that keeps
+it, and which deck position goes to which hand (:func:`dealing_order`) are
+:mod:`.hidden_deal`'s.
 
 Scores shown before a deal's cards are revealed may rest on hidden cards
 (four nines, a hidden talon's points); :meth:`SeatFollower.reveal` makes
