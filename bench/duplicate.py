@@ -23,14 +23,12 @@ import itertools
 import json
 import math
 import multiprocessing
-import os
 import random
 import sys
 import time
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
-
+import engine_path  # first: it puts the engine (or its compiled copy) on sys.path
 from thousand import Game, Rules
 from thousand.bots import DEFAULT_BUDGET_S, _rng, choose
 from thousand.bots.decision import DEFAULT_BUDGET, Budget
@@ -179,6 +177,7 @@ def main() -> None:
         "a loaded machine so that the node counts, not the clock, end the searches",
     )
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--start", type=int, default=0, help="index of the first deal")
     ap.add_argument("--json", help="also write the per-deal results here")
     ap.add_argument(

@@ -22,14 +22,11 @@ import itertools
 import json
 import math
 import multiprocessing
-import os
 import sys
 import time
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
-sys.path.insert(0, os.path.dirname(__file__))
-
+import engine_path  # first: it puts the engine (or its compiled copy) on sys.path
 from duplicate import ci, load_runs
 from thousand import Game, Rules
 from thousand.bots import choose
@@ -93,6 +90,7 @@ def main() -> None:
     ap.add_argument("--bots", default="strong,normal,easy", help="three levels, comma-separated")
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--start", type=int, default=0, help="index of the first match")
     ap.add_argument("--json", help="also write the per-match results here")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="print earlier --json runs together")

@@ -19,13 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
-import sys
 import time
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
-
+import engine_path  # first: it puts the engine (or its compiled copy) on sys.path
 from duplicate import ci, decide, parse_variants
 from thousand import Game, Rules
 from thousand.bots.decision import Budget
@@ -132,6 +129,7 @@ def main() -> None:
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--budget-s", type=float, help="the strong level's wall-clock safety net")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--json", help="also write the per-deal results here")
     args = ap.parse_args()
     specs = [f"base={args.base}", f"variant={args.variant}"]
