@@ -38,6 +38,7 @@ from ..cards import (
     points,
 )
 from ..position import (
+    _SUIT_LOW,
     BEATS,
     NO_TRUMP,
     Position,
@@ -46,7 +47,6 @@ from ..position import (
     declaring,
     follow_table,
     leadable,
-    marriage_pairs,
     shows_trump,
 )
 
@@ -373,21 +373,23 @@ class Solver:
         # Quick bounds: the declarer can take at most every point left plus its
         # own marriages, and at least nothing.
         d = self.declarer
-        high = points(remaining) + _PAIR_POINTS[marriage_pairs(h[d])] + self.bonus
+        hd = h[d]
+        high = points(remaining) + _PAIR_POINTS[(hd >> 3) & (hd >> 2) & _SUIT_LOW] + self.bonus
         if self.aces and h[d] & ACES_MASK == ACES_MASK:
             high += ACE_MARRIAGE_VALUE
         if high <= alpha:
             return high
         if beta <= 0:
             return 0
-        # Eligibility matters only for seats that still hold a marriage.
+        # Eligibility matters only for seats that still hold a marriage
+        # (marriage_pairs, inline for search).
         elig_key = 0
         aces = self.aces
         for s in self.order:
-            if eligible >> s & 1 and (
-                marriage_pairs(h[s]) or (aces and h[s] & ACES_MASK == ACES_MASK)
-            ):
-                elig_key |= 1 << s
+            if eligible >> s & 1:
+                hs = h[s]
+                if (hs >> 3) & (hs >> 2) & _SUIT_LOW or (aces and hs & ACES_MASK == ACES_MASK):
+                    elig_key |= 1 << s
         key = (trump + 1) | leader << 3 | elig_key << 6
         if not self.plain_leads or self.last_ace:
             key = key << 6 | (self.trump_by + 1) | (self.ace_by + 1) << 3
