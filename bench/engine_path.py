@@ -28,19 +28,20 @@ _chosen: str | None = None
 
 
 def source_digest() -> str:
-    """A digest of the engine's source files, which names its compiled copy."""
+    """A digest of the engine's source files: it names the compiled copy, and tags the
+    results a bench keeps so that runs of different engines are not merged."""
     h = hashlib.sha256()
     for path in sorted((SOURCE / "thousand").rglob("*")):
         if path.suffix in (".py", ".json"):
             h.update(str(path.relative_to(SOURCE)).encode())
             h.update(path.read_bytes())
-    h.update(sys.version.encode())
     return h.hexdigest()[:16]
 
 
 def compiled_engine() -> Path:
     """The folder of the compiled copy of the engine, built first if it is not there."""
-    out = ROOT / ".cache" / "compiled-engine" / source_digest()
+    tag = f"{sys.implementation.cache_tag}-{sys.platform}"
+    out = ROOT / ".cache" / "compiled-engine" / f"{source_digest()}-{tag}"
     if (out / "done").exists():
         return out
     if out.exists():

@@ -12,7 +12,13 @@ declared per match and how its contracts ended (made, failed, written
 off), and for each pair of bots the difference of their shares with its
 95% CI.
 
+Whole matches take hours, so a run can be spread over several: each
+match's result is tagged with the digest of the engine's source, a run
+given a ``--json`` file it wrote before goes on from there, and ``--merge``
+refuses results of different engines.
+
     python bench/matches.py --matches 300 --bots strong,normal,easy --workers 2
+    python bench/matches.py --matches 100 --start 100 --compiled --json bench/results/m100.json
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
 from typing import Any
@@ -92,20 +99,37 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--start", type=int, default=0, help="index of the first match")
-    ap.add_argument("--json", help="also write the per-match results here")
+    ap.add_argument(
+        "--json",
+        help="also write the per-match results here; a run given a file it wrote before "
+        "goes on from the matches it holds",
+    )
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="print earlier --json runs together")
     args = ap.parse_args()
     bots = args.bots.split(",")
     if len(set(bots)) != len(bots):
         raise SystemExit("give three different levels: a repeated one would share its wins")
     if args.merge:
-        summary(load_runs(args.merge), bots, args, 0.0)
+        merged = load_runs(args.merge)
+        check_engine(merged)
+        summary(merged, bots, args, 0.0)
         return
-    tasks = [(i, bots, args.preset) for i in range(args.start, args.start + args.matches)]
-    started = time.perf_counter()
+    engine = engine_path.source_digest()
     results: list[dict[str, Any]] = []
+    if args.json and os.path.exists(args.json):
+        # Go on with a run that was stopped: keep the matches it finished.
+        results = load_runs([args.json])
+        check_engine(results, engine)
+    done = {r["index"] for r in results}
+    tasks = [
+        (i, bots, args.preset)
+        for i in range(args.start, args.start + args.matches)
+        if i not in done
+    ]
+    started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         for k, r in enumerate(pool.imap_unordered(run_match, tasks, chunksize=1)):
+            r["engine"] = engine
             results.append(r)
             print(
                 f"  {k + 1}/{len(tasks)} matches, {time.perf_counter() - started:.0f} s",
@@ -117,6 +141,18 @@ def main() -> None:
                     json.dump(sorted(results, key=lambda r: r["index"]), f)
     results.sort(key=lambda r: r["index"])
     summary(results, bots, args, time.perf_counter() - started)
+
+
+def check_engine(results: list[dict[str, Any]], engine: str | None = None) -> None:
+    """Stop when the results come from more than one engine (or not from ``engine``)."""
+    engines = {r.get("engine") for r in results}
+    if engine is not None:
+        engines.add(engine)
+    if len(engines) > 1:
+        raise SystemExit(
+            f"these results come from different engines ({', '.join(map(str, engines))}): "
+            "a changed bot is a new measurement"
+        )
 
 
 def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: float) -> None:
