@@ -24,23 +24,28 @@ from .value import MatchContext
 class Budget:
     """The deterministic amount of work per decision, and the margins the declaring weighs by."""
 
-    play_samples: int = 32
-    """Card play: sampled deals per decision. With the node counts below, 32 samples against
-    16 (and half the nodes) measured +1.28 ± 0.95 match points per hand in paired runs
-    against the normal level (4,500 deals), for twice card play's p95 time."""
-    play_nodes: int = 56_000
+    play_samples: int = 64
+    """Card play: sampled deals per decision. With the node counts below, in paired runs
+    against the normal level: 32 samples against 16 (and half the nodes) measured +1.28 ±
+    0.95 match points per hand (4,500 deals), and 64 against 32 +1.22 ± 1.20 (2,400 deals),
+    each for about twice card play's p95 time."""
+    play_nodes: int = 112_000
     """Nodes for the first pass (reach the contract or not); the rest refines points."""
-    refine_nodes: int = 20_000
+    refine_nodes: int = 40_000
     bid_samples: int = 12
-    """Bidding: sampled talons and hands per decision. 24 here and in the contract, with
-    twice the declaring cap, measured +0.5 ± 1.5 match points per hand in paired runs
+    """Bidding: sampled talons and hands per decision. 24 here and in the contract (then 12),
+    with twice the declaring cap, measured +0.5 ± 1.5 match points per hand in paired runs
     against the normal level (1,800 deals, 218 changed): no gain for twice the time."""
-    give_samples: int = 8
-    give_plans: int = 4
+    give_samples: int = 16
+    """Laying away: sampled deals on which the candidate plans are compared. 16 samples and 6
+    plans here and 24 samples for the contract, against 8, 4 and 12, measured +0.84 ± 0.75
+    match points per hand in paired runs against the normal level (2,400 deals, 120
+    changed); the declaring cap bounds their time."""
+    give_plans: int = 6
     discard_plans: int = 6
     choose_samples: int = 8
-    contract_samples: int = 12
-    node_cap: int = 80_000
+    contract_samples: int = 24
+    node_cap: int = 160_000
     """Hard cap on nodes for a decision in card play."""
     own_nodes: int = 40_000
     """Card play as one of two defenders: nodes for a second search per sample in which this
