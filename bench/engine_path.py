@@ -4,9 +4,9 @@ The strong level's work is fixed by sample and node counts, so its
 decisions do not depend on how fast the engine runs. With ``--compiled`` on
 a bench's command line, the bench imports a copy of ``engine/thousand`` in
 which mypyc has compiled the perfect-information solver and the card sets
-to C: the same decisions, some two and a half times sooner, which makes
-hours of whole matches fit a session. The copy is built once per source digest under
-``.cache/compiled-engine/`` (it needs mypy and a C compiler) and is never
+to C: the same decisions, about three times sooner, which makes hours of
+whole matches fit a session. The copy is built once per source digest
+under ``.cache/compiled-engine/`` (it needs mypy and a C compiler) and is never
 shipped: the wheel stays pure Python. Importing this module puts the
 chosen engine first on ``sys.path``, so a bench imports it before ``thousand``.
 """
