@@ -72,11 +72,15 @@ class Budget:
     """Hard cap on nodes for a decision before the first lead (searches from the first trick)."""
     solve_share: int = 5
     """One first-trick search may use at most this fraction (1/n) of the declaring cap; a
-    sample that needs more is left out, so one hard deal does not eat the whole budget."""
+    sample that needs more is left out, so one hard deal does not eat the whole budget. 3
+    against 5 measured -0.5 ± 1.0 match points per hand in a paired run against the normal
+    level (1,200 deals, 92 changed)."""
     shade: int = 15
     """Points a sampled double-dummy result must spare before a bid counts on it."""
     contract_shade: int = 15
-    """The same margin for the contract, named once the talon is in hand."""
+    """The same margin for the contract, named once the talon is in hand. 10 against 15
+    measured +0.0 ± 0.8 match points per hand in a paired run against the normal level
+    (1,200 deals, 114 changed)."""
     defend_value: float = 5.0
     """Rough match value of defending a hand, against which declaring is weighed."""
     learned_defend: int = 0
