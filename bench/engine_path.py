@@ -24,8 +24,6 @@ SOURCE = ROOT / "engine"
 COMPILED = ("thousand/bots/solver.py", "thousand/cards.py")
 """The modules mypyc compiles: the search's inner loop and what it calls most."""
 
-_chosen: str | None = None
-
 
 def source_digest() -> str:
     """A digest of the engine's source files: it names the compiled copy, and tags the
@@ -62,16 +60,9 @@ def compiled_engine() -> Path:
     return out
 
 
-def use_engine() -> str:
-    """Put the engine the command line asks for first on ``sys.path``, once; its folder."""
-    global _chosen
-    if _chosen is None:
-        _chosen = str(compiled_engine() if "--compiled" in sys.argv else SOURCE)
-        sys.path.insert(0, _chosen)
-    return _chosen
-
-
-use_engine()
+ENGINE = compiled_engine() if "--compiled" in sys.argv else SOURCE
+"""The folder the benches import ``thousand`` from, as the command line asks."""
+sys.path.insert(0, str(ENGINE))
 
 COMPILED_HELP = "import a copy of the engine with its search compiled by mypyc: same decisions"
 """The ``--compiled`` option's help, the same in every bench that takes it."""

@@ -41,7 +41,8 @@ from .cards import (
 NO_TRUMP = -1
 """The trump of a hand in which nobody has declared one yet."""
 
-_SUIT_LOW = 0x41041  # bit 0 of every suit: one bit per suit after a shift
+SUIT_LOW = 0x41041
+"""Bit 0 of every suit: one bit per suit after a shift (the marriage test's mask)."""
 
 
 class TrickRules(NamedTuple):
@@ -173,7 +174,7 @@ def leadable(hand: CardSet, trump: int, foreign: bool, rules: TrickRules) -> Car
 
 def marriage_pairs(hand: CardSet) -> int:
     """Bit ``6*suit`` set for every suit whose king and queen are both in ``hand``."""
-    return (hand >> 3) & (hand >> 2) & _SUIT_LOW
+    return (hand >> 3) & (hand >> 2) & SUIT_LOW
 
 
 def declaring(hand: CardSet, rules: TrickRules) -> CardSet:
@@ -183,7 +184,7 @@ def declaring(hand: CardSet, rules: TrickRules) -> CardSet:
     Whether the seat may declare at all (it has taken a trick, or the rules
     allow a marriage on the first lead) is the caller's question.
     """
-    pairs = (hand >> 3) & (hand >> 2) & _SUIT_LOW  # marriage_pairs, inline for search
+    pairs = (hand >> 3) & (hand >> 2) & SUIT_LOW  # marriage_pairs, inline for search
     out = (pairs << 2) | (pairs << 3)
     if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
         out |= ACES_MASK

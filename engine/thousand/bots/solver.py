@@ -38,9 +38,9 @@ from ..cards import (
     points,
 )
 from ..position import (
-    _SUIT_LOW,
     BEATS,
     NO_TRUMP,
+    SUIT_LOW,
     Position,
     TrickRules,
     declaration,
@@ -374,8 +374,8 @@ class Solver:
         # own marriages, and at least nothing.
         d = self.declarer
         hd = h[d]
-        high = points(remaining) + _PAIR_POINTS[(hd >> 3) & (hd >> 2) & _SUIT_LOW] + self.bonus
-        if self.aces and h[d] & ACES_MASK == ACES_MASK:
+        high = points(remaining) + _PAIR_POINTS[(hd >> 3) & (hd >> 2) & SUIT_LOW] + self.bonus
+        if self.aces and hd & ACES_MASK == ACES_MASK:
             high += ACE_MARRIAGE_VALUE
         if high <= alpha:
             return high
@@ -388,7 +388,7 @@ class Solver:
         for s in self.order:
             if eligible >> s & 1:
                 hs = h[s]
-                if (hs >> 3) & (hs >> 2) & _SUIT_LOW or (aces and hs & ACES_MASK == ACES_MASK):
+                if (hs >> 3) & (hs >> 2) & SUIT_LOW or (aces and hs & ACES_MASK == ACES_MASK):
                     elig_key |= 1 << s
         key = (trump + 1) | leader << 3 | elig_key << 6
         if not self.plain_leads or self.last_ace:
