@@ -162,15 +162,19 @@ def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> No
     # The picture sits in the page's flow: at 360×740 it covers no card.
     for page in (table.host, table.guests[0]):
         page.set_viewport_size(PHONE)
-        strip = page.locator("#net-strip").bounding_box()
-        # The cards' tops read at once: the hand may redraw itself in between.
-        tops = page.locator("#hand [data-card]").evaluate_all(
-            "cards => cards.map((c) => c.getBoundingClientRect().top)"
-        )
-        assert strip and tops and all(strip["y"] + strip["height"] <= y for y in tops), (
-            strip,
-            tops,
-        )
+        # Read the strip and the cards together, once the hand is dealt: between
+        # hands, or while the hand redraws itself, there is no card to measure.
+        layout = page.wait_for_function(
+            """() => {
+                const cards = [...document.querySelectorAll('#hand [data-card]')];
+                const strip = document.querySelector('#net-strip');
+                if (!strip || cards.length === 0) return null;
+                return {bottom: strip.getBoundingClientRect().bottom,
+                        tops: cards.map((c) => c.getBoundingClientRect().top)};
+            }""",
+            timeout=20_000,
+        ).json_value()
+        assert all(layout["bottom"] <= y for y in layout["tops"]), layout
         page.set_viewport_size({"width": 1280, "height": 720})
     shots(table.host, "presence-en")
     shots(table.guests[0], "presence-ru")
