@@ -6,7 +6,9 @@ starting scores, so card luck cancels out; a hand is played until it is
 scored (a redeal deals again from the same seed, so every seating sees the
 same cards). It prints, for each bot, the mean match points (score change
 on the sheet) per hand with a 95% confidence interval over the deals, and
-for each pair of bots the mean per-deal margin with its 95% CI.
+for each pair of bots the mean per-deal margin with its 95% CI, then that
+margin split by which of the two declared in the seat they took in turn
+(both, one, neither): where one level's edge over another comes from.
 
 A ``--variant`` is the strong level with other budget fields, under a name of
 its own, so two settings of the search play the same deals side by side:
@@ -100,6 +102,7 @@ def run_deal(
     made = {b: [0, 0] for b in bots}  # hands declared, contracts made
     writeoffs = dict.fromkeys(bots, 0)
     seconds = 0.0
+    hands: list[dict[str, Any]] = []
     for perm in itertools.permutations(range(len(bots))):
         seating = [bots[p] for p in perm]
         t = time.perf_counter()
@@ -116,6 +119,7 @@ def run_deal(
         for seat, bot in enumerate(seating):
             per_bot[bot].append(deltas[seat])
         d = row.get("declarer")
+        hands.append({"bots": seating, "deltas": deltas, "declarer": d})
         if d is not None and row["result"] in ("made", "failed", "writeoff"):
             made[seating[d]][0] += 1
             made[seating[d]][1] += row["result"] == "made"
@@ -126,6 +130,7 @@ def run_deal(
         "made": made,
         "writeoffs": writeoffs,
         "seconds": seconds,
+        "hands": hands,
     }
 
 
@@ -239,6 +244,44 @@ def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: 
         m, h = ci([r["mean"][a] - r["mean"][b] for r in results])
         verdict = "excludes 0" if abs(m) > h else "includes 0"
         print(f"  {a} - {b}: {m:+7.2f} ± {h:5.2f}  ({verdict})")
+    if len(set(bots)) == len(bots) and all("hands" in r for r in results):
+        print("margins by who declared, the two in turn in one seat (share of the margin, count):")
+        for a, b in itertools.combinations(bots, 2):
+            parts = margin_by_declarer(results, a, b)
+            shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items())
+            print(f"  {a} - {b}: {shares}")
+
+
+def margin_by_declarer(
+    results: list[dict[str, Any]], a: str, b: str
+) -> dict[str, tuple[float, int]]:
+    """The margin of ``a`` over ``b``, split by which of them declared.
+
+    Each seating of a deal is compared with the one where ``a`` and ``b`` have
+    changed seats and the others stay: ``a``'s score change in its seat
+    against ``b``'s in that same seat. The comparisons of a deal add up to its
+    margin times the number of seatings, so each kind's share is its sum over
+    that many per deal, with the number of comparisons of that kind.
+    """
+    kinds = {"both declared": 0.0, f"{a} only": 0.0, f"{b} only": 0.0, "neither": 0.0}
+    counts = dict.fromkeys(kinds, 0)
+    for r in results:
+        by_seating = {tuple(h["bots"]): h for h in r["hands"]}
+        for seating, h in by_seating.items():
+            p, q = seating.index(a), seating.index(b)
+            swapped = list(seating)
+            swapped[p], swapped[q] = b, a
+            other = by_seating[tuple(swapped)]
+            mine, theirs = h["declarer"] == p, other["declarer"] == p
+            kind = (
+                ("both declared" if theirs else f"{a} only")
+                if mine
+                else (f"{b} only" if theirs else "neither")
+            )
+            kinds[kind] += h["deltas"][p] - other["deltas"][p]
+            counts[kind] += 1
+    per = max(1, sum(len(r["hands"]) for r in results))
+    return {k: (v / per, counts[k]) for k, v in kinds.items()}
 
 
 if __name__ == "__main__":
