@@ -263,7 +263,14 @@ def margin_by_declarer(
     margin times the number of seatings, so each kind's share is its sum over
     that many per deal, with the number of comparisons of that kind.
     """
-    kinds = {"both declared": 0.0, f"{a} only": 0.0, f"{b} only": 0.0, "neither": 0.0}
+    # The kind of a comparison, by (a declared, b declared).
+    kind_of = {
+        (True, True): "both declared",
+        (True, False): f"{a} only",
+        (False, True): f"{b} only",
+        (False, False): "neither",
+    }
+    kinds = dict.fromkeys(kind_of.values(), 0.0)
     counts = dict.fromkeys(kinds, 0)
     for r in results:
         by_seating = {tuple(h["bots"]): h for h in r["hands"]}
@@ -272,12 +279,7 @@ def margin_by_declarer(
             swapped = list(seating)
             swapped[p], swapped[q] = b, a
             other = by_seating[tuple(swapped)]
-            mine, theirs = h["declarer"] == p, other["declarer"] == p
-            kind = (
-                ("both declared" if theirs else f"{a} only")
-                if mine
-                else (f"{b} only" if theirs else "neither")
-            )
+            kind = kind_of[h["declarer"] == p, other["declarer"] == p]
             kinds[kind] += h["deltas"][p] - other["deltas"][p]
             counts[kind] += 1
     per = max(1, sum(len(r["hands"]) for r in results))
