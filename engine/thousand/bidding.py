@@ -16,10 +16,10 @@ from .cards import (
     ACE_MARRIAGE_VALUE,
     ACES_MASK,
     JACKS_MASK,
-    MARRIAGE_VALUES,
     NINES_MASK,
     CardSet,
     count,
+    marriage_points_in,
     marriages_in,
     points,
 )
@@ -74,7 +74,7 @@ class Bidding(Table):
     """The bidding and talon part of a :class:`~thousand.Game`."""
 
     def _marriage_value(self, cards: CardSet) -> int:
-        value = sum(MARRIAGE_VALUES[s] for s in marriages_in(cards))
+        value = marriage_points_in(cards)
         if self.rules.ace_marriage and cards & ACES_MASK == ACES_MASK:
             value += ACE_MARRIAGE_VALUE
         return value

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..cards import CARD_POINTS, bit, card_text, cards_of, mask_of, points
+from ..cards import CARD_POINTS, bit, card_text, cards_of, marriage_points_in, mask_of, points
 from ..table import OBLIGATORY_BID
 from .decision import Decision
 from .heuristic import (
@@ -34,7 +34,7 @@ from .heuristic import (
     give_plan,
 )
 from .make_chance import defend_value, hand_chance, sample_chance
-from .sampling import Deal, _marriage_total, sample_deals
+from .sampling import Deal, sample_deals
 from .solver import INF, SearchAborted
 from .value import MatchContext
 
@@ -101,7 +101,7 @@ def last_trick_bonus(rules: dict[str, object], players: int, dead: int) -> int:
 
 
 def _extra(hands: list[int], declarer: int, order: list[int]) -> dict[int, float]:
-    return {s: DEFENDER_MARRIAGE * _marriage_total(hands[s]) for s in order if s != declarer}
+    return {s: DEFENDER_MARRIAGE * marriage_points_in(hands[s]) for s in order if s != declarer}
 
 
 def first_lead_reach(

@@ -25,16 +25,12 @@ from ..cards import (
     card,
     card_text,
     cards_of,
+    marriage_points_in,
     parse_card,
     points,
 )
 from ..position import marriage_pairs
 from .knowledge import Knowledge, legal_plays, play_text, read_view
-
-
-def _marriage_value(hand: int) -> int:
-    pairs = marriage_pairs(hand)
-    return sum(MARRIAGE_VALUES[s] for s in range(4) if pairs >> (6 * s) & 1)
 
 
 def _sure_tricks(hand: int, gone: int = 0) -> int:
@@ -69,7 +65,7 @@ def estimate(hand: int, with_talon: bool = True) -> float:
     """
     tricks = _sure_tricks(hand)
     aces = sum(1 for s in range(4) if hand >> card(s, ACE) & 1)
-    marriages = _marriage_value(hand)
+    marriages = marriage_points_in(hand)
     if with_talon:
         return 43.0 + 8.25 * tricks + 14.6 * aces + marriages * (0.81 if tricks else 0.25)
     return 8.7 + 11.0 * tricks + 13.2 * aces + marriages * (0.96 if tricks else 0.2)
@@ -77,7 +73,7 @@ def estimate(hand: int, with_talon: bool = True) -> float:
 
 def crude_estimate(hand: int) -> float:
     """The easy level's valuation: card points and marriages, plus the talon's average."""
-    return 30.0 + 0.8 * points(hand) + _marriage_value(hand)
+    return 30.0 + 0.8 * points(hand) + marriage_points_in(hand)
 
 
 def _round_down5(x: float) -> int:

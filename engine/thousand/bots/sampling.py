@@ -17,8 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import MARRIAGE_VALUES, cards_of
-from ..position import marriage_pairs
+from ..cards import cards_of, marriage_points_in
 from .knowledge import Knowledge
 
 DEAD = -1
@@ -31,11 +30,6 @@ class Deal:
     hands: list[int]
     dead: int
     weight: float = 1.0
-
-
-def _marriage_total(hand: int) -> int:
-    pairs = marriage_pairs(hand)
-    return sum(MARRIAGE_VALUES[s] for s in range(4) if pairs >> (6 * s) & 1)
 
 
 def _assign(k: Knowledge, rng: random.Random, use_voids: bool) -> Deal | None:
@@ -91,7 +85,7 @@ def _bid_cap_ok(k: Knowledge, deal: Deal, caps: dict[int, int]) -> bool:
         if top <= 120:
             continue
         dealt = dealt_hand(k, deal, s)
-        if dealt is not None and _marriage_total(dealt) < top - 120:
+        if dealt is not None and marriage_points_in(dealt) < top - 120:
             return False
     return True
 
