@@ -372,6 +372,7 @@ def contract(decision: Decision) -> str:
     legal: list[str] = view["legal"]
     me = k.seat
     values = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
+    values = values[: budget.contract_values]
     if not values:
         return choose_heuristic(view, "normal", rng)
     deals = sample_deals(k, budget.contract_samples, rng, rules)
@@ -383,7 +384,7 @@ def contract(decision: Decision) -> str:
             break
         bonus = last_trick_bonus(rules, k.players, deal.dead)
         try:
-            probes = _probes(values[:8])
+            probes = _probes(values)
             r = first_lead_reach(decision, deal.hands, probes, banked, bonus, shade)
         except SearchAborted:
             if clock.out:
@@ -392,7 +393,7 @@ def contract(decision: Decision) -> str:
         reached.append(Reach(r, _extra(deal.hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    v, u = contract_choice(ctx, me, reached, values[:8], shade, budget.make_chance >= 2)
+    v, u = contract_choice(ctx, me, reached, values, shade, budget.make_chance >= 2)
     if "writeoff" in legal:
         bid_value = k.bid or values[0]
         if ctx.write_off_outcome(me, bid_value) > u + budget.write_off_margin:
