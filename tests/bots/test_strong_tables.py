@@ -168,3 +168,20 @@ def test_match_value_counts_barrel_attempts_write_offs_and_marriages() -> None:
     bare = ctx.play_outcome(0, 120, 80)
     against = ctx.play_outcome(0, 120, 80, {1: 100.0, 2: 0.0})
     assert bare > ctx.write_off_outcome(0, 120) > against
+
+
+def test_a_hand_that_takes_everything_names_a_high_contract() -> None:
+    # Four aces and the hearts marriage with its ace and ten after the talon: the
+    # declarer takes every trick, 220 points, from a bid of 100.
+    game = Game.new(Rules.preset("classic"), seed="dup/60")
+    while game.phase != "contract":
+        seat = game.current_player
+        assert seat is not None
+        game.apply(choose(game.view(seat), "normal", seed=60))
+    d = game.current_player
+    assert d is not None
+    view = game.view(d)
+    assert {"AS", "AC", "AD", "AH", "TH", "KH", "QH"} <= set(view["hand"])
+    action = strong.choose_strong(view, random.Random(60), 60.0)
+    assert action.startswith("contract ")
+    assert int(action.split()[1]) >= 180
