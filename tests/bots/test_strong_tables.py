@@ -105,16 +105,21 @@ def test_a_role_named_in_heuristic_in_is_handed_to_the_counting_heuristic(
     assert all(handed for role, handed in roles if role in ("bid", "play_defender"))
 
 
-def test_two_player_declarer_knows_its_discards() -> None:
-    rules = Rules.preset("two_players")
-    game = Game.new(rules, seed=5)
+def _declarer_at_contract(preset: str, seed: int | str, bot_seed: int) -> dict[str, Any]:
+    """The declarer's view when it names the contract, the normal level playing until then."""
+    game = Game.new(Rules.preset(preset), seed=seed)
     while game.phase != "contract":
         seat = game.current_player
         assert seat is not None
-        game.apply(choose(game.view(seat), "normal", seed=1))
+        game.apply(choose(game.view(seat), "normal", seed=bot_seed))
     d = game.current_player
     assert d is not None
-    view = game.view(d)
+    return game.view(d)
+
+
+def test_two_player_declarer_knows_its_discards() -> None:
+    view = _declarer_at_contract("two_players", 5, 1)
+    d = view["seat"]
     k = read_view(view)
     discards = mask_of(view["discarded"])
     assert k.laid_away == discards and discards.bit_count() == 2
@@ -173,14 +178,7 @@ def test_match_value_counts_barrel_attempts_write_offs_and_marriages() -> None:
 def test_a_hand_that_takes_everything_names_a_high_contract() -> None:
     # Four aces and the hearts marriage with its ace and ten after the talon: the
     # declarer takes every trick, 220 points, from a bid of 100.
-    game = Game.new(Rules.preset("classic"), seed="dup/60")
-    while game.phase != "contract":
-        seat = game.current_player
-        assert seat is not None
-        game.apply(choose(game.view(seat), "normal", seed=60))
-    d = game.current_player
-    assert d is not None
-    view = game.view(d)
+    view = _declarer_at_contract("classic", "dup/60", 60)
     assert {"AS", "AC", "AD", "AH", "TH", "KH", "QH"} <= set(view["hand"])
     action = strong.choose_strong(view, random.Random(60), 60.0)
     assert action.startswith("contract ")
