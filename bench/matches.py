@@ -13,7 +13,7 @@ off), and for each pair of bots the difference of their shares with its
 95% CI.
 
 Whole matches take hours, so a run can be spread over several: each
-match's result is tagged with the digest of the engine's source, a run
+match's result is tagged with the digest of the engine's code, a run
 given a ``--json`` file it wrote before goes on from there, and ``--merge``
 refuses results of different engines.
 
