@@ -77,7 +77,9 @@ class Budget:
     against 5 measured -0.5 ± 1.0 match points per hand in a paired run against the normal
     level (1,200 deals, 92 changed)."""
     shade: int = 15
-    """Points a sampled double-dummy result must spare before a bid counts on it."""
+    """Points a sampled double-dummy result must spare before a bid counts on it. In paired
+    runs of 1,200 deals against the normal level, 22 measured -1.85 ± 1.84 match points per
+    hand and 10 +0.38 ± 1.37 (73 changed) against 15."""
     contract_shade: int = 15
     """The same margin for the contract, named once the talon is in hand. 10 against 15
     measured +0.0 ± 0.8 match points per hand in a paired run against the normal level

@@ -14,7 +14,10 @@ declaring is (:func:`passing_shift`). A sample counts as made when its
 shaded double-dummy result reaches the value; the budget can instead weigh
 it by the chance a model fitted on played-out hands gives its margin
 (:mod:`.make_chance`), and weigh a bid against a learned value of defending
-(both off: measured flat against the normal level).
+(both off: measured flat against the normal level). Once the bidding is over, the
+declarer's samples are drawn without weighing the others' bids and passes: weighing
+them as the bidding does measured -0.18 ± 1.78 match points per hand in a paired run
+against the normal level (1,200 deals, 181 changed).
 """
 
 from __future__ import annotations
