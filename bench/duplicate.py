@@ -8,7 +8,9 @@ same cards). It prints, for each bot, the mean match points (score change
 on the sheet) per hand with a 95% confidence interval over the deals, and
 for each pair of bots the mean per-deal margin with its 95% CI, then that
 margin split by which of the two declared in the seat they took in turn
-(both, one, neither): where one level's edge over another comes from.
+(both, one, neither): where one level's edge over another comes from. Where
+both declared, it is split again by whether each made its contract and whose
+contract was higher: what the edge owes to the contract and what to the play.
 
 A ``--variant`` is the strong level with other budget fields, under a name of
 its own, so two settings of the search play the same deals side by side:
@@ -250,10 +252,18 @@ def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: 
             parts = margin_by_declarer(results, a, b)
             shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items())
             print(f"  {a} - {b}: {shares}")
+        print(
+            "where both declared, by made (M) or not (F) and whose contract was higher "
+            "(share of the margin, count):"
+        )
+        for a, b in itertools.combinations(bots, 2):
+            parts = margin_by_declarer(results, a, b, both=True)
+            shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items() if c)
+            print(f"  {a} - {b}: {shares}")
 
 
 def margin_by_declarer(
-    results: list[dict[str, Any]], a: str, b: str
+    results: list[dict[str, Any]], a: str, b: str, both: bool = False
 ) -> dict[str, tuple[float, int]]:
     """The margin of ``a`` over ``b``, split by which of them declared.
 
@@ -262,6 +272,10 @@ def margin_by_declarer(
     against ``b``'s in that same seat. The comparisons of a deal add up to its
     margin times the number of seatings, so each kind's share is its sum over
     that many per deal, with the number of comparisons of that kind.
+
+    With ``both``, only the comparisons where both declared, split by whether
+    each made its contract (a score change above zero) and whose contract was
+    higher (the size of the score change: the contract, or the bid written off).
     """
     # The kind of a comparison, by (a declared, b declared).
     kind_of = {
@@ -271,6 +285,13 @@ def margin_by_declarer(
         (False, False): "neither",
     }
     kinds = dict.fromkeys(kind_of.values(), 0.0)
+    if both:
+        kinds = {
+            f"{x}{y} {a} {rank}": 0.0
+            for x in "MF"
+            for y in "MF"
+            for rank in ("higher", "same", "lower")
+        }
     counts = dict.fromkeys(kinds, 0)
     for r in results:
         by_seating = {tuple(h["bots"]): h for h in r["hands"]}
@@ -279,8 +300,20 @@ def margin_by_declarer(
             swapped = list(seating)
             swapped[p], swapped[q] = b, a
             other = by_seating[tuple(swapped)]
+            mine, theirs = h["deltas"][p], other["deltas"][p]
             kind = kind_of[h["declarer"] == p, other["declarer"] == p]
-            kinds[kind] += h["deltas"][p] - other["deltas"][p]
+            if both:
+                if kind != "both declared":
+                    continue
+                rank = (
+                    "higher"
+                    if abs(mine) > abs(theirs)
+                    else "lower"
+                    if abs(mine) < abs(theirs)
+                    else "same"
+                )
+                kind = f"{'M' if mine > 0 else 'F'}{'M' if theirs > 0 else 'F'} {a} {rank}"
+            kinds[kind] += mine - theirs
             counts[kind] += 1
     per = max(1, sum(len(r["hands"]) for r in results))
     return {k: (v / per, counts[k]) for k, v in kinds.items()}
