@@ -17,7 +17,9 @@ it by the chance a model fitted on played-out hands gives its margin
 (both off: measured flat against the normal level). Once the bidding is over, the
 declarer's samples are drawn without weighing the others' bids and passes: weighing
 them as the bidding does measured -0.18 ± 1.78 match points per hand in a paired run
-against the normal level (1,200 deals, 181 changed).
+against the normal level (1,200 deals, 181 changed). A redeal claim is taken when playing
+on is worth less than the match as it stands; valuing the redeal 10 points higher or 15
+lower changed 5 and 1 of 1,200 paired deals against the normal level (flat).
 """
 
 from __future__ import annotations
