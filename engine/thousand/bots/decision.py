@@ -47,6 +47,10 @@ class Budget:
     (139 changed) with twice the declaring cap in both. 32 samples against 16 measured -0.22
     ± 0.39, and -0.61 ± 1.88 with twice the declaring cap."""
     give_plans: int = 6
+    """Laying away with three or four players: candidate plans, the heuristic's best first,
+    each pair of cards both ways round in turn. One plan per pair first, the swapped ones
+    after, measured +0.38 ± 1.39 and -0.15 ± 1.35 match points per hand in paired runs
+    against the normal level (two runs of 1,200 deals, 88 and 84 changed)."""
     discard_plans: int = 6
     choose_samples: int = 8
     contract_samples: int = 24
