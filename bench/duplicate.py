@@ -30,7 +30,8 @@ import multiprocessing
 import random
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import engine_path  # first: it puts the engine (or its compiled copy) on sys.path
 from thousand import Game, Rules
@@ -248,50 +249,81 @@ def summary(results: list[dict[str, Any]], bots: list[str], args: Any, seconds: 
         print(f"  {a} - {b}: {m:+7.2f} ± {h:5.2f}  ({verdict})")
     if len(set(bots)) == len(bots) and all("hands" in r for r in results):
         print("margins by who declared, the two in turn in one seat (share of the margin, count):")
-        for a, b in itertools.combinations(bots, 2):
-            parts = margin_by_declarer(results, a, b)
-            shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items())
-            print(f"  {a} - {b}: {shares}")
+        _print_split(results, bots, margin_by_declarer)
         print(
             "where both declared, by made (M) or not (F) and whose contract was higher "
             "(share of the margin, count):"
         )
-        for a, b in itertools.combinations(bots, 2):
-            parts = margin_by_declarer(results, a, b, both=True)
-            shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items() if c)
-            print(f"  {a} - {b}: {shares}")
+        _print_split(results, bots, margin_where_both_declared)
 
 
-def margin_by_declarer(
-    results: list[dict[str, Any]], a: str, b: str, both: bool = False
-) -> dict[str, tuple[float, int]]:
-    """The margin of ``a`` over ``b``, split by which of them declared.
+Split = dict[str, tuple[float, int]]
+"""A margin's shares by kind of comparison: the share and the number of comparisons."""
 
-    Each seating of a deal is compared with the one where ``a`` and ``b`` have
-    changed seats and the others stay: ``a``'s score change in its seat
-    against ``b``'s in that same seat. The comparisons of a deal add up to its
-    margin times the number of seatings, so each kind's share is its sum over
-    that many per deal, with the number of comparisons of that kind.
 
-    With ``both``, only the comparisons where both declared, split by whether
-    each made its contract (a score change above zero) and whose contract was
-    higher (the size of the score change: the contract, or the bid written off).
-    """
-    # The kind of a comparison, by (a declared, b declared).
+def _print_split(
+    results: list[dict[str, Any]],
+    bots: list[str],
+    split: Callable[[list[dict[str, Any]], str, str], Split],
+) -> None:
+    for a, b in itertools.combinations(bots, 2):
+        parts = split(results, a, b)
+        shares = ", ".join(f"{k} {v:+.2f} ({c})" for k, (v, c) in parts.items() if c)
+        print(f"  {a} - {b}: {shares}")
+
+
+def margin_by_declarer(results: list[dict[str, Any]], a: str, b: str) -> Split:
+    """The margin of ``a`` over ``b``, split by which of them declared."""
     kind_of = {
         (True, True): "both declared",
         (True, False): f"{a} only",
         (False, True): f"{b} only",
         (False, False): "neither",
     }
-    kinds = dict.fromkeys(kind_of.values(), 0.0)
-    if both:
-        kinds = {
-            f"{x}{y} {a} {rank}": 0.0
-            for x in "MF"
-            for y in "MF"
-            for rank in ("higher", "same", "lower")
-        }
+    return _split(results, a, b, list(kind_of.values()), lambda c: kind_of[c.declared])
+
+
+def margin_where_both_declared(results: list[dict[str, Any]], a: str, b: str) -> Split:
+    """The share of ``a``'s margin over ``b`` where both declared, by whether each made
+    its contract (a score change above zero) and whose contract was higher (the size of
+    the score change: the contract, or the bid written off)."""
+    ranks = ("higher", "same", "lower")
+    kinds = [f"{x}{y} {a} {rank}" for x in "MF" for y in "MF" for rank in ranks]
+
+    def kind(c: Comparison) -> str | None:
+        if c.declared != (True, True):
+            return None
+        rank = ranks[1 - _sign(abs(c.mine) - abs(c.theirs))]
+        return f"{'M' if c.mine > 0 else 'F'}{'M' if c.theirs > 0 else 'F'} {a} {rank}"
+
+    return _split(results, a, b, kinds, kind)
+
+
+class Comparison(NamedTuple):
+    """``a`` and ``b`` in turn in one seat, the others staying: their score changes there."""
+
+    mine: int
+    theirs: int
+    declared: tuple[bool, bool]
+    """Whether ``a``, then ``b``, declared from that seat."""
+
+
+def _split(
+    results: list[dict[str, Any]],
+    a: str,
+    b: str,
+    kinds: list[str],
+    kind_of: Callable[[Comparison], str | None],
+) -> Split:
+    """The margin of ``a`` over ``b``, split by ``kind_of`` each comparison (``None``: left out).
+
+    Each seating of a deal is compared with the one where ``a`` and ``b`` have
+    changed seats and the others stay: ``a``'s score change in its seat
+    against ``b``'s in that same seat. The comparisons of a deal add up to its
+    margin times the number of seatings, so each kind's share is its sum over
+    that many per deal, with the number of comparisons of that kind.
+    """
+    sums = dict.fromkeys(kinds, 0.0)
     counts = dict.fromkeys(kinds, 0)
     for r in results:
         by_seating = {tuple(h["bots"]): h for h in r["hands"]}
@@ -300,23 +332,19 @@ def margin_by_declarer(
             swapped = list(seating)
             swapped[p], swapped[q] = b, a
             other = by_seating[tuple(swapped)]
-            mine, theirs = h["deltas"][p], other["deltas"][p]
-            kind = kind_of[h["declarer"] == p, other["declarer"] == p]
-            if both:
-                if kind != "both declared":
-                    continue
-                rank = (
-                    "higher"
-                    if abs(mine) > abs(theirs)
-                    else "lower"
-                    if abs(mine) < abs(theirs)
-                    else "same"
-                )
-                kind = f"{'M' if mine > 0 else 'F'}{'M' if theirs > 0 else 'F'} {a} {rank}"
-            kinds[kind] += mine - theirs
-            counts[kind] += 1
+            c = Comparison(
+                h["deltas"][p], other["deltas"][p], (h["declarer"] == p, other["declarer"] == p)
+            )
+            kind = kind_of(c)
+            if kind is not None:
+                sums[kind] += c.mine - c.theirs
+                counts[kind] += 1
     per = max(1, sum(len(r["hands"]) for r in results))
-    return {k: (v / per, counts[k]) for k, v in kinds.items()}
+    return {k: (v / per, counts[k]) for k, v in sums.items()}
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
 
 
 if __name__ == "__main__":

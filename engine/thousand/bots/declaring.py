@@ -343,7 +343,13 @@ def choose_talon(decision: Decision) -> str:
 
 
 def lay_away(decision: Decision) -> str:
-    """The talon phase: give a card to each opponent, or discard (two players)."""
+    """The talon phase: give a card to each opponent, or discard (two players).
+
+    The plans are compared at the bid. Weighing them at up to 20 bid steps above it as
+    well, so that a plan is worth the best contract it allows, measured -1.37 ± 1.67 match
+    points per hand in a paired run against the normal level (1,200 deals, 122 changed),
+    and +0.20 ± 1.69 (139 changed) with twice the declaring cap in both.
+    """
     view, k, rules, ctx, rng, _, budget = decision
     legal: list[str] = view["legal"]
     if k.players == 2:
