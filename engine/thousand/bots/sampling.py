@@ -1,13 +1,16 @@
 """Determinization: deals of the hidden cards consistent with one seat's knowledge.
 
-This module owns the sampling of full deals for the search bot. Every
-sample gives each other seat its known cards plus unseen cards from the
-pool, never a card of a suit that seat has shown it lacks, and puts the
-rest in a dead pile (the talon (прикуп) still face down during bidding).
-Hard facts from the bidding also hold: with the usual bid cap nobody bids
-above 120 plus the marriages in their dealt hand. Softer evidence — how high
-a seat bid, or that it passed — weights the samples, and the bot draws its
-samples in proportion to those weights (importance resampling).
+This module owns the sampling of full deals for the search bot. Every sample gives
+each other seat its known cards plus unseen cards from the pool, never a card of a
+suit that seat has shown it lacks, and puts the rest in a dead pile (the talon
+(прикуп) still face down during bidding). Hard facts from the bidding also hold:
+with the usual bid cap nobody bids above 120 plus the marriages in their dealt hand.
+A contract above both the bid and 120 says the same of the declarer's hand once it
+laid away, but forcing those marriages into a defender's card-play samples measured
+-0.34 ± 0.78 match points per hand in a paired run against the normal level (1,200
+deals, 55 changed), so it is not drawn on. Softer evidence — how high a seat bid, or
+that it passed — weights the samples, and the bot draws its samples in proportion to
+those weights (importance resampling).
 """
 
 from __future__ import annotations

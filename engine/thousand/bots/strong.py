@@ -1,19 +1,22 @@
 """The ``strong`` level: determinization and perfect-information search.
 
-This module owns the search bot's entry point and its card play. For each
-decision it samples deals consistent with the seat's view (:mod:`.sampling`),
-plays them out with the double-dummy solver (:mod:`.solver`) and picks the
-action with the best average match value (:mod:`.value`); card play may
-also weigh its samples by the cards the other seats played (:mod:`.inference`,
-off by default). Card play asks, for each candidate card and sample, whether
-the declarer still reaches its contract (a null-window search), then refines
-the point totals while the node budget lasts. One of two defenders then
-searches once more for its own points against the other two seats: its
-partner in the defence is its rival on the score sheet, so a point it takes
-itself is worth more than one it feeds to its partner. The decisions before
-the first lead — bidding, the talon, laying away, the contract — are in
-:mod:`.declaring`; every table size (two, three, four players) and every
-preset goes through the search.
+This module owns the search bot's entry point and its card play. For each decision
+it samples deals consistent with the seat's view (:mod:`.sampling`), plays them out
+with the double-dummy solver (:mod:`.solver`) and picks the action with the best
+average match value (:mod:`.value`); card play may also weigh its samples by the
+cards the other seats played (:mod:`.inference`, off by default). Card play asks,
+for each candidate card and sample, whether the declarer still reaches its contract
+(a null-window search), then refines the point totals while the node budget lasts.
+One of two defenders then searches once more for its own points against the other
+two seats: its partner in the defence is its rival on the score sheet, so a point it
+takes itself is worth more than one it feeds to its partner. The declarer's samples
+are not shaded as its bidding's are: counting a card as keeping the contract only
+where the sampled total spares 15 points at the first lead, and fewer later,
+measured -2.26 ± 1.63 match points per hand in a paired run against the normal level
+(1,200 deals, 187 changed, 10 fewer contracts made). The decisions before the first
+lead — bidding, the talon, laying away, the contract — are in :mod:`.declaring`;
+every table size (two, three, four players) and every preset goes through the
+search.
 
 The work is fixed by sample and node counts, so a decision depends only on
 the view and the seed; the time budget is only a safety net that cuts the
