@@ -261,6 +261,15 @@ Split = dict[str, tuple[float, int]]
 """A margin's shares by kind of comparison: the share and the number of comparisons."""
 
 
+class Comparison(NamedTuple):
+    """``a`` and ``b`` in turn in one seat, the others staying: their score changes there."""
+
+    mine: int
+    theirs: int
+    declared: tuple[bool, bool]
+    """Whether ``a``, then ``b``, declared from that seat."""
+
+
 def _print_split(
     results: list[dict[str, Any]],
     bots: list[str],
@@ -293,19 +302,11 @@ def margin_where_both_declared(results: list[dict[str, Any]], a: str, b: str) ->
     def kind(c: Comparison) -> str | None:
         if c.declared != (True, True):
             return None
-        rank = ranks[1 - _sign(abs(c.mine) - abs(c.theirs))]
+        mine, theirs = abs(c.mine), abs(c.theirs)
+        rank = "higher" if mine > theirs else "lower" if mine < theirs else "same"
         return f"{'M' if c.mine > 0 else 'F'}{'M' if c.theirs > 0 else 'F'} {a} {rank}"
 
     return _split(results, a, b, kinds, kind)
-
-
-class Comparison(NamedTuple):
-    """``a`` and ``b`` in turn in one seat, the others staying: their score changes there."""
-
-    mine: int
-    theirs: int
-    declared: tuple[bool, bool]
-    """Whether ``a``, then ``b``, declared from that seat."""
 
 
 def _split(
@@ -341,10 +342,6 @@ def _split(
                 counts[kind] += 1
     per = max(1, sum(len(r["hands"]) for r in results))
     return {k: (v / per, counts[k]) for k, v in sums.items()}
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 if __name__ == "__main__":

@@ -62,9 +62,9 @@ class Budget:
     again in every pass (168,000, 60,000 and 240,000) measured +0.50 ± 1.18 match points per
     hand in a paired run against the normal level (1,200 deals, 65 changed), and -0.51 ±
     1.04 on deals 1200-2399 (64 changed): the extra samples seldom change the card. Nor
-    does spending the same nodes on the close cards: dropping, after 16 samples, each card
-    that does worse for the contract than the best in 4 samples more, changed 5 of 1,200
-    paired deals (+0.03 ± 0.09)."""
+    does spending the same nodes on the close cards: after 16 samples, dropping each card
+    that serves the seat's side of the contract in at least 4 fewer samples than the best
+    changed 5 of 1,200 paired deals (+0.03 ± 0.09)."""
     own_nodes: int = 40_000
     """Card play as one of two defenders: nodes for a second search per sample in which this
     seat maximises its own points against the other two (0: off), so its utility tells its

@@ -9,16 +9,18 @@ for each candidate card and sample, whether the declarer still reaches its contr
 (a null-window search), then refines the point totals while the node budget lasts.
 One of two defenders then searches once more for its own points against the other
 two seats: its partner in the defence is its rival on the score sheet, so a point it
-takes itself is worth more than one it feeds to its partner. The declarer's samples
-are not shaded as its bidding's are: counting a card as keeping the contract only
-where the sampled total spares 15 points at the first lead, and fewer later,
-measured -2.26 ± 1.63 match points per hand in a paired run against the normal level
-(1,200 deals, 187 changed, 10 fewer contracts made); counting a sample as made 10
-points short of the contract, for the opponents' slips, -1.83 ± 1.54 (142 changed, 8
-fewer made); and the defenders counting the contract failed until it is passed by
-10, -0.84 ± 0.96 (243 changed). The decisions before the first lead — bidding, the
-talon, laying away, the contract — are in :mod:`.declaring`; every table size (two,
-three, four players) and every preset goes through the search.
+takes itself is worth more than one it feeds to its partner. The decisions before
+the first lead — bidding, the talon, laying away, the contract — are in
+:mod:`.declaring`; every table size (two, three, four players) and every preset goes
+through the search.
+
+The contract counts as kept in a sample exactly when the solver's total reaches it.
+Moving that line measured worse in paired runs against the normal level (1,200 deals
+each, match points per hand): the declarer sparing 15 points at the first lead and
+fewer later, as its bidding does, -2.26 ± 1.63 (187 changed, 10 fewer contracts
+made); the declarer counting a sample as made 10 points short, for the opponents'
+slips, -1.83 ± 1.54 (142 changed, 8 fewer made); the defenders counting it failed
+until it is passed by 10, -0.84 ± 0.96 (243 changed).
 
 The work is fixed by sample and node counts, so a decision depends only on
 the view and the seed; the time budget is only a safety net that cuts the
