@@ -87,7 +87,12 @@ class Budget:
     play_oversample: int = 3
     """Card play: candidate deals drawn per sample, among which the evidence picks."""
     declare_cap: int = 90_000
-    """Hard cap on nodes for a decision before the first lead (searches from the first trick)."""
+    """Hard cap on nodes for a decision before the first lead (searches from the first trick).
+    It often stops a decision before its samples are done: in 60 deals with the strong
+    level at every seat, 23 of 57 contracts were weighed on 5 samples or fewer of their 24,
+    and more than half of the lay-away comparisons on fewer than their 16. Twice the cap
+    measured -0.33 ± 1.84 match points per hand in a paired run against the normal level
+    (1,200 deals, 159 changed): the samples it adds seldom change the decision."""
     solve_share: int = 5
     """One first-trick search may use at most this fraction (1/n) of the declaring cap; a
     sample that needs more is left out, so one hard deal does not eat the whole budget. 3
