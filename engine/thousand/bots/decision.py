@@ -124,11 +124,11 @@ class Budget:
     runs of 600 deals against the normal level: 1 against 0 measured -0.0 ± 1.4 match points
     per hand (25 deals changed), 2 against 1 +0.2 ± 1.5 (63 changed: raised contracts gain 5
     to 25 points each, and the few they fail cost 200 to 300); 2 against 0 over 1,200 deals
-    +0.25 ± 1.51 (167 changed). In the strong level's place in a duplicate of deals
-    8000-9999 (line-up strong, normal, easy), 2 moved the margin over the normal level by
-    +0.34 ± 0.62 points per hand deal by deal (+10.29 against +9.95; 707 deals changed),
-    its own score by +0.80 ± 0.47: it declares and makes more, and the normal level at the
-    table scores more too. A lead, not yet a measured gain."""
+    +0.25 ± 1.51 (167 changed). In a duplicate of deals 8000-9999 (line-up strong, normal,
+    easy), the strong level's margin over the normal level was +10.29 with 2 and +9.95
+    with 0: deal by deal +0.34 ± 0.62 points per hand (707 deals changed). The strong
+    level's own score rose by +0.80 ± 0.47, as it declared and made more, but the normal
+    level at the same table scored more too. A lead, not yet a measured gain."""
     heuristic_in: str = ""
     """Roles, joined by ``+``, in which the level plays the normal level's counting heuristic
     instead of searching: ``bid``, ``declare`` (the talon, laying away, the contract),
