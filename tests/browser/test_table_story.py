@@ -57,18 +57,25 @@ def test_every_word_in_every_language_and_russian_from_the_first_screen(
     close_dialog(page, "settings", "null")
     expect(welcome).to_be_visible()
     welcome.locator('[data-value="play"]').click()
-    page.wait_for_function("thousand.view && thousand.view.hand.length")
+    # The bots play on at once, so the cards are read in one go, once they show the view's hand.
+    cards = page.wait_for_function(
+        """() => {
+            const hand = globalThis.thousand?.view?.hand ?? [];
+            const cards = [...document.querySelectorAll("#hand .card")].map((c) => ({
+                card: c.dataset.card,
+                letter: c.querySelector(".corner").dataset.r,
+                label: c.getAttribute("aria-label"),
+            }));
+            const shown = cards.map((c) => c.card).sort().join();
+            return hand.length && shown === [...hand].sort().join() ? cards : null;
+        }""",
+        polling=100,
+    ).json_value()
     # Russian decks: В Д К Т for J Q K A, and the cards are named in Russian.
-    letters = page.locator("#hand .card .corner:not(.low)").evaluate_all(
-        "els => els.map(e => e.dataset.r)"
-    )
-    hand = view(page)["hand"]
     expected = {"9": "9", "J": "В", "Q": "Д", "K": "К", "T": "10", "A": "Т"}
-    assert sorted(letters) == sorted(expected[c[0]] for c in hand)
-    if any(c[0] == "A" for c in hand):
-        ace = next(c for c in hand if c[0] == "A")
-        label = page.locator(f'#hand [data-card="{ace}"]').get_attribute("aria-label")
-        assert label and "туз" in label, label
+    assert [c["letter"] for c in cards] == [expected[c["card"][0]] for c in cards]
+    aces = [c["label"] for c in cards if c["card"][0] == "A"]
+    assert all(label and "туз" in label for label in aces), aces
     shot("table-ru")
     assert console.errors == []
 
