@@ -146,6 +146,32 @@ def test_a_message_the_guest_cannot_match_or_lost_is_sent_again_whole(table: Tab
         assert table.alarms(page) == []
 
 
+def strip_and_cards(table: Table, page: Page) -> dict[str, Any]:
+    """Where the connection strip ends and each card of the hand begins, read together
+    once this seat holds cards. Between hands, while the hand redraws itself, or after
+    its last card with another player's still to come, it holds none: the table plays
+    on until it does."""
+    found: dict[str, Any] = {}
+
+    def dealt() -> bool:
+        found.update(
+            page.evaluate(
+                """() => {
+                    const cards = [...document.querySelectorAll('#hand [data-card]')];
+                    const strip = document.querySelector('#net-strip');
+                    if (!strip || cards.length === 0) return null;
+                    return {bottom: strip.getBoundingClientRect().bottom,
+                            tops: cards.map((c) => c.getBoundingClientRect().top)};
+                }"""
+            )
+            or {}
+        )
+        return bool(found)
+
+    table.play_until(dealt)
+    return found
+
+
 def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> None:
     for page in table.pages:
         expect(page.locator("#net-strip .net-presence-seat")).to_have_count(3)
@@ -162,18 +188,7 @@ def test_every_seat_shows_its_connection_and_round_trip_time(table: Table) -> No
     # The picture sits in the page's flow: at 360×740 it covers no card.
     for page in (table.host, table.guests[0]):
         page.set_viewport_size(PHONE)
-        # Read the strip and the cards together, once the hand is dealt: between
-        # hands, or while the hand redraws itself, there is no card to measure.
-        layout = page.wait_for_function(
-            """() => {
-                const cards = [...document.querySelectorAll('#hand [data-card]')];
-                const strip = document.querySelector('#net-strip');
-                if (!strip || cards.length === 0) return null;
-                return {bottom: strip.getBoundingClientRect().bottom,
-                        tops: cards.map((c) => c.getBoundingClientRect().top)};
-            }""",
-            timeout=20_000,
-        ).json_value()
+        layout = strip_and_cards(table, page)
         assert all(layout["bottom"] <= y for y in layout["tops"]), layout
         page.set_viewport_size({"width": 1280, "height": 720})
     shots(table.host, "presence-en")
