@@ -267,8 +267,11 @@ def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
 
 def test_the_host_reloads_mid_hand_and_resumes(table: Table) -> None:
     host = table.host
-    # Mid-hand: the host holds its cards and someone is to move.
-    host.wait_for_function("thousand.view?.turn != null && thousand.view.hand.length > 0")
+    # Mid-hand: the host holds its cards and someone is to move (the table plays on
+    # past the end of a hand whose last card is a guest's to play).
+    table.play_until(
+        lambda: host.evaluate("thousand.view?.turn != null && thousand.view.hand.length > 0")
+    )
     log_before = host.evaluate("thousand.session.record.log")
     hand = table.view(host)["hand"]
     host.reload()
