@@ -381,22 +381,26 @@ def links(table: Table) -> list[dict[str, Any]]:
     ]
 
 
-def settle(host: Page, watcher: Page) -> None:
-    """Until a person is to move on a dealt hand and the watcher has every public message:
-    nothing moves on the table by itself then."""
-    host.wait_for_function(
-        """() => { const s = thousand.session, turn = s.state?.turn;
-           return thousand.view?.hand?.length > 0 && Number.isInteger(turn)
-             && s.record.seats[turn].kind !== "bot"; }""",
-        timeout=30_000,
+def settle(table: Table) -> tuple[Page, Page]:
+    """Until a person is to move on a dealt hand the host holds cards in, and the watcher
+    has every public message: nothing moves on the table by itself then. The table plays
+    on to get there, as the host's last card of a hand may leave another person's to come.
+    Returns the host and the watcher."""
+    host, watcher = table.host, table.guests[0]
+    table.play_until(
+        lambda: host.evaluate(
+            """() => { const s = thousand.session, turn = s.state?.turn;
+               return thousand.view?.hand?.length > 0 && Number.isInteger(turn)
+                 && s.record.seats[turn].kind !== "bot"; }"""
+        )
     )
     count = host.evaluate("thousand.session.record.log.length")
     watcher.wait_for_function("n => thousand.session._have >= n", arg=count, timeout=15_000)
+    return host, watcher
 
 
 def test_a_wrong_replace_from_the_host_is_refused_and_changes_nothing(table: Table) -> None:
-    host, watcher = table.host, table.guests[0]
-    settle(host, watcher)
+    host, watcher = settle(table)
     deal = host.evaluate("thousand.session.state.deal")
     state = watcher.evaluate("JSON.stringify(thousand.session.state.views)")
     # A host that publishes nonsense: its own seat, another deal.
@@ -431,8 +435,7 @@ def test_a_player_whose_seat_was_replaced_is_told_so_on_coming_back(table: Table
 
 
 def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> None:
-    host, watcher = table.host, table.guests[0]
-    settle(host, watcher)
+    host, watcher = settle(table)
     state = host.evaluate(
         "({log: JSON.stringify(thousand.session.record.log), hand: thousand.view.hand, "
         "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
