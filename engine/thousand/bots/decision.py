@@ -146,11 +146,11 @@ class Budget:
     measured -0.95 ± 0.79 match points per hand in paired runs against the normal level
     (1,200 deals, 25 changed: each written off, where playing out made 4 of them). Nor does
     the level play out hands it should write off, against the normal level: of its 399
-    contracts in 1,200 calibration deals, 227 had no sample reaching the bid, and writing
-    each of them off would have cost -46.1 ± 11.2 match points (40 were made); even the 187
-    of them that failed would have lost -7.1 ± 2.7 each, as the defenders took less than
-    the half contract a write-off pays them, and the 45 with the lowest samples (exact
-    double dummy 19 points or fewer, 2 made) -4.7 ± 13.9."""
+    contracts in 1,200 calibration deals, 227 had no sample reaching the bid. Writing them
+    off would have moved its match points by -46.1 ± 11.2 per contract (40 of them were
+    made); the 187 that failed by -7.1 ± 2.7 each, as the defenders took less than the half
+    contract a write-off pays them; the 45 with the lowest samples (exact double dummy 19
+    points or fewer, 2 made) by -4.7 ± 13.9."""
 
 
 DEFAULT_BUDGET = Budget()
