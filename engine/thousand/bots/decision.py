@@ -29,7 +29,8 @@ class Budget:
     against the normal level: 32 samples against 16 (and half the nodes) measured +1.28 ±
     0.95 match points per hand (4,500 deals), and 64 against 32 +1.22 ± 1.20 (2,400 deals),
     each for about twice card play's p95 time. 96 against 64, with half as many nodes again,
-    measured -1.90 ± 1.71 (1,200 deals, 239 changed): no gain past 64."""
+    measured -1.90 ± 1.71 (1,200 deals, 239 changed) and -0.29 ± 1.55 on deals 1200-2399
+    (243 changed): no gain past 64."""
     play_nodes: int = 112_000
     """Nodes for the first pass (reach the contract or not); the rest refines points."""
     refine_nodes: int = 40_000
