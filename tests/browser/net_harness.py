@@ -481,6 +481,27 @@ class Table:
             for page in self.pages
         ]
 
+    def links(self) -> list[dict[str, Any]]:
+        """Each open page's connections as it sees them: what a failed reconnection reports."""
+        return [
+            page.evaluate(
+                """() => { const s = thousand.session, tr = s.transport;
+                   return {id: tr.id, host: s.hostPeer ?? null, hostStatus: s.hostStatus ?? null,
+                           peers: [...tr.peers], routes: Object.fromEntries(tr.routes),
+                           relays: tr.relayState(), paused: Boolean(tr.paused)}; }"""
+            )
+            for page in self.pages
+            if not page.is_closed()
+        ]
+
+    def meets_the_host(self, guest: Page) -> None:
+        """Until ``guest`` is connected to the host again (within a minute), as after the
+        host's reload; if it is not, the failure lists each page's connections."""
+        try:
+            guest.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
+        except PlaywrightTimeout as e:
+            raise AssertionError(f"the guest did not meet the host again: {self.links()}") from e
+
     def hand_no(self, page: Page) -> int:
         return int(page.evaluate("thousand.view.hand_no"))
 

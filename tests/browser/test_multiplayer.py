@@ -281,7 +281,7 @@ def test_the_host_reloads_mid_hand_and_resumes(table: Table) -> None:
     assert log_after[: len(log_before)] == log_before
     assert table.view(host)["hand"] == hand
     for guest in table.guests:
-        guest.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
+        table.meets_the_host(guest)
     steps = table.steps()
     table.play_until(lambda: table.steps() >= steps + 3)
 
@@ -351,7 +351,7 @@ def test_the_host_reloads_while_the_first_deal_is_shuffled_and_the_deal_goes_on(
         t.host.reload()
         t.host.wait_for_function("globalThis.thousand?.view != null", timeout=90_000)
         for guest in t.guests:
-            guest.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
+            t.meets_the_host(guest)
         # The guests' shuffles that came while it was away are in the log at last.
         t.play_until(lambda: t.steps() >= 12)
         assert all(page.evaluate("thousand.view.hand.length") > 0 for page in t.pages)

@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 from net_harness import PHONE, Table, init_script, kill_relay, relay, shots
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from table_driver import close_dialog
 
 DEAD_RELAYS = ["ws://127.0.0.1:9", "nostr:ws://127.0.0.1:9"]  # nothing listens on port 9
@@ -367,20 +366,6 @@ def test_a_guest_who_closes_the_tab_is_replaced_by_a_computer_at_once(table: Tab
     assert [e for e in table.errors if not any(x in e for x in expected)] == []
 
 
-def links(table: Table) -> list[dict[str, Any]]:
-    """Each page's connections as it sees them: what a failed reconnection reports."""
-    return [
-        page.evaluate(
-            """() => { const s = thousand.session, tr = s.transport;
-               return {id: tr.id, host: s.hostPeer ?? null, hostStatus: s.hostStatus ?? null,
-                       peers: [...tr.peers], routes: Object.fromEntries(tr.routes),
-                       relays: tr.relayState(), paused: Boolean(tr.paused)}; }"""
-        )
-        for page in table.pages
-        if not page.is_closed()
-    ]
-
-
 def settle(table: Table) -> tuple[Page, Page]:
     """Until a person is to move on a dealt hand the host holds cards in, and the watcher
     has every public message: nothing moves on the table by itself then. The table plays
@@ -448,10 +433,7 @@ def test_the_host_reloads_and_plays_on_with_the_computer_seat(table: Table) -> N
         "seats: thousand.session.state.seats, deal: thousand.session.state.deal})"
     )
     assert again == state
-    try:
-        watcher.wait_for_function("thousand.session.hostStatus === 'connected'", timeout=60_000)
-    except PlaywrightTimeout as e:
-        raise AssertionError(f"the watcher did not meet the host again: {links(table)}") from e
+    table.meets_the_host(watcher)
     expect(host.locator('#net-strip [data-status="replaced"]')).to_have_count(1, timeout=15_000)
     acts = len(log_of(host, "act"))
     table.play_until(lambda: len(log_of(host, "act")) >= acts + 4)
