@@ -1,4 +1,4 @@
-"""The build's standard library (build.py: compiled_stdlib).
+"""The build's standard library (sitebuild/compiled.py: compiled_stdlib).
 
 The build's python_stdlib.zip holds bytecode in place of the source of the
 modules a boot imports, and Pyodide's source for the rest. A boot from it,
