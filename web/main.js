@@ -9,12 +9,14 @@
  * no animation) unless a speed was chosen in the menu; ?bots=LEVEL sets
  * every computer seat's level; ?lang=xx.
  *
- * The player's helps are modules of their own, connected here: rules-help,
- * guide, hints, undo (the session's), stats, sound and motion.
+ * The menu and the welcome screen (menu.js) say what the player chose;
+ * acting on it is this module's. The player's helps are modules of their
+ * own, connected here: rules-help, guide, hints, undo (the session's),
+ * stats, sound and motion.
  */
 import { engine } from "./engine-start.js";
 import { controlled, registerServiceWorker, watchForUpdate } from "./offline.js";
-import { LANGUAGES, browserLanguage, language, setLanguage, t, translatePage, localName } from "./i18n.js";
+import { browserLanguage, setLanguage, t, translatePage, localName } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
 import { dropEnded, playedCards, renderTable, retellStory, showError, showNote, showProgress, showReady, showStory } from "./table.js";
@@ -35,6 +37,7 @@ import { recordAbandoned, recordMatch, showStats } from "./stats.js";
 import { setSound, soundDefault, soundView } from "./sound.js";
 import { animateView, applySpeed, delayOf, speedOf } from "./motion.js";
 import { preferencesFieldset } from "./preferences.js";
+import { menuChoice, welcomeChoice } from "./menu.js";
 import { exportDialog, importDialog } from "./transfer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -572,87 +575,29 @@ async function showImport() {
   }
 }
 
-/** The language switch; `onChange` runs after a switch (a dialog redraws itself in it). */
-function languageSelect(onChange = null) {
-  const label = document.createElement("label");
-  label.className = "field inline";
-  label.textContent = t("language");
-  const select = document.createElement("select");
-  select.id = "language";
-  for (const [code, name] of Object.entries(LANGUAGES)) {
-    const o = document.createElement("option");
-    o.value = code;
-    o.textContent = name;
-    o.lang = code;
-    select.append(o);
-  }
-  select.value = language();
-  select.addEventListener("change", () => {
-    prefs.lang = setLanguage(select.value);
-    savePrefs(prefs);
-    translatePage();
-    retellStory();
-    render();
-    onChange?.(select);
-  });
-  label.append(select);
-  return label;
+/** Switch the page to the language `code`, and remember it. */
+function switchLanguage(code) {
+  prefs.lang = setLanguage(code);
+  savePrefs(prefs);
+  translatePage();
+  retellStory();
+  render();
 }
 
 async function showMenu({ focus = null } = {}) {
   const { netText } = await lobby();
-  const box = document.createElement("div");
-  box.className = "menu";
-  const items = [
-    ["new", t("new-game")],
-    ["friends", netText("host.title")],
-    ["settings", t("settings")],
-    ["sheet", t("sheet")],
-    ["rules", t("rules")],
-    ["stats", t("stats")],
-    ["replay", t("replay")],
-    ["export", t("export")],
-    ["import", t("import")],
-  ];
-  const list = document.createElement("div");
-  list.className = "menu-items";
-  for (const [value, label] of items) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "btn";
-    b.dataset.menu = value;
-    b.textContent = label;
-    b.addEventListener("click", () => {
-      box.dataset.choice = value;
-      b.closest("dialog").close();
+  const displayWith = (extra) =>
+    preferencesFieldset({
+      prefs,
+      speed: speedOf(prefs, urlDelay),
+      soundOn: soundOn(),
+      save: savePrefs,
+      onChange: applyDisplayPrefs,
+      extra,
     });
-    list.append(b);
-  }
-  const relang = (select) => {
-    box.dataset.choice = "language";
-    select.closest("dialog").close();
-  };
-  const display = preferencesFieldset({
-    prefs,
-    speed: speedOf(prefs, urlDelay),
-    soundOn: soundOn(),
-    save: savePrefs,
-    onChange: applyDisplayPrefs,
-    extra: [languageSelect(relang)],
-  });
-  box.append(list, display);
-  await openDialog({
-    title: t("menu.title"),
-    body: box,
-    name: "menu",
-    onOpen: (dialog) => (focus ? dialog.querySelector(focus)?.focus() : null),
-  });
-  const choice = box.dataset.choice;
-  if (choice === "language") {
-    await showMenu({ focus: "#language" });
-    return;
-  }
-  if (choice === "new") await newGame();
+  const choice = await menuChoice({ netText, displayWith, switchLanguage, focus });
+  if (choice === "language") await showMenu({ focus: "#language" });
+  else if (choice === "new") await newGame();
   else if (choice === "friends") await playWithFriends();
   else if (choice === "settings") await showSettings();
   else if (choice === "sheet") await showSheet();
@@ -665,30 +610,8 @@ async function showMenu({ focus = null } = {}) {
 
 async function showWelcome() {
   const { netText } = await lobby();
-  const box = document.createElement("div");
-  box.className = "welcome";
-  const p = document.createElement("p");
-  p.textContent = t("welcome");
-  const hint = document.createElement("p");
-  hint.className = "muted";
-  hint.textContent = t("play.hint");
-  box.append(p, hint, languageSelect((select) => {
-    box.dataset.relang = "1";
-    select.closest("dialog").close();
-  }));
-  const choice = await openDialog({
-    title: `${t("title")} · 1000`,
-    body: box,
-    name: "welcome",
-    buttons: [
-      { label: t("rules"), value: "rules" },
-      { label: t("import"), value: "import" },
-      { label: t("settings"), value: "settings" },
-      { label: netText("host.title"), value: "friends" },
-      { label: t("play"), value: "play", primary: true },
-    ],
-  });
-  if (box.dataset.relang) {
+  const choice = await welcomeChoice({ netText, switchLanguage });
+  if (choice === "language") {
     await showWelcome();
     return;
   }
