@@ -2,8 +2,8 @@
 
 This module owns the folders a build reads and writes (the sources, dist/ and the
 download cache .cache/, git-ignored), :class:`BuildError` — a step that cannot go
-on, saying what to install or fix — and :func:`run`, which turns a tool's failure
-into one.
+on, saying what to install or fix — :func:`run`, which turns a tool's failure
+into one, the check that pip is there, and a file's SHA-256.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ def run(cmd: list[str], what: str, hint: str, **kwargs: object) -> subprocess.Co
 
 
 def check_pip() -> None:
+    """Raise BuildError, saying how to install it, when this Python has no pip."""
     done = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True)
     if done.returncode != 0:
         raise BuildError(
@@ -45,4 +46,5 @@ def check_pip() -> None:
 
 
 def sha256_hex(path: Path) -> str:
+    """The file's SHA-256, in hex."""
     return hashlib.sha256(path.read_bytes()).hexdigest()

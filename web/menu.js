@@ -24,7 +24,7 @@ function menuItems(netText) {
  * The language switch. `switchTo(code)` applies a choice; then `onChange`
  * runs (a dialog redraws itself in the new language).
  */
-export function languageSelect(switchTo, onChange = null) {
+function languageSelect(switchTo, onChange = null) {
   const label = document.createElement("label");
   label.className = "field inline";
   label.textContent = t("language");

@@ -468,31 +468,28 @@ class Table:
                 time.sleep(0.05)
         raise AssertionError(f"the game did not get there: {self.where()}")
 
+    def _on_open_pages(self, script: str) -> list[Any]:
+        """``script`` evaluated in each page still open: a failure's report of the table."""
+        return [page.evaluate(script) for page in self.pages if not page.is_closed()]
+
     def where(self) -> list[dict[str, Any]]:
         """Each page's deal, phase, turn and alarms: what a failed wait reports."""
-        return [
-            page.evaluate(
-                """() => ({seat: thousand.session?.seat, deal: thousand.session?.state?.deal,
-                   phase: thousand.view?.phase, turn: thousand.view?.turn,
-                   legal: thousand.view?.legal?.length,
-                   alarms: [...document.querySelectorAll("#net-alarms .net-alarm")]
-                     .map((e) => e.textContent)})"""
-            )
-            for page in self.pages
-        ]
+        return self._on_open_pages(
+            """() => ({seat: thousand.session?.seat, deal: thousand.session?.state?.deal,
+               phase: thousand.view?.phase, turn: thousand.view?.turn,
+               legal: thousand.view?.legal?.length,
+               alarms: [...document.querySelectorAll("#net-alarms .net-alarm")]
+                 .map((e) => e.textContent)})"""
+        )
 
     def links(self) -> list[dict[str, Any]]:
-        """Each open page's connections as it sees them: what a failed reconnection reports."""
-        return [
-            page.evaluate(
-                """() => { const s = thousand.session, tr = s.transport;
-                   return {id: tr.id, host: s.hostPeer ?? null, hostStatus: s.hostStatus ?? null,
-                           peers: [...tr.peers], routes: Object.fromEntries(tr.routes),
-                           relays: tr.relayState(), paused: Boolean(tr.paused)}; }"""
-            )
-            for page in self.pages
-            if not page.is_closed()
-        ]
+        """Each page's connections as it sees them: what a failed reconnection reports."""
+        return self._on_open_pages(
+            """() => { const s = thousand.session, tr = s.transport;
+               return {id: tr.id, host: s.hostPeer ?? null, hostStatus: s.hostStatus ?? null,
+                       peers: [...tr.peers], routes: Object.fromEntries(tr.routes),
+                       relays: tr.relayState(), paused: Boolean(tr.paused)}; }"""
+        )
 
     def meets_the_host(self, guest: Page) -> None:
         """Until ``guest`` is connected to the host again (within a minute), as after the
