@@ -11,7 +11,7 @@ obligatory 100 with both others passing unless a test changes the bidding.
 
 from __future__ import annotations
 
-from helpers import ScriptedHand
+from helpers import ScriptedHand, make_deal
 
 # Hand A — follow suit, trump when void, declaration, a second marriage that
 # replaces the trump (RULES.md §7.2, §7.4, §12.10).
@@ -285,4 +285,20 @@ DECLARER_BOLT = ScriptedHand(
         "2:KH 0:9C 1:QH",  # 7 → 2
         "2:JS 0:9D 1:JC",  # 4 → 2
     ],
+)
+
+
+# A deal for the bidding and the redeal claims, not a scripted hand.
+# Seat 0: hearts and diamonds marriages (cap 120 + 100 + 80 = 300).
+# Seat 1: spades marriage (cap 160). Seat 2: no marriage (cap 120).
+# Hand points: seat 0 46, seat 1 22, seat 2 27; no four nines; talon KC TD AD
+# (25 points, no nine) — so nobody may claim a redeal.
+CAPS_DEAL = make_deal(
+    0,
+    [
+        "KH QH KD QD AS AC TC",
+        "QS KS TS JH 9C QC 9D",
+        "AH TH 9S JS JC JD 9H",
+    ],
+    "KC TD AD",
 )

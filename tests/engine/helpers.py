@@ -379,6 +379,16 @@ class ScriptedHand:
             act(game, seat, action)
 
 
+def play_until(game: Game, script: ScriptedHand, seat: int, action: str) -> None:
+    """Apply the script's actions up to (not including) ``seat``'s ``action``."""
+    script.outcome()
+    for s, a in script.actions():
+        if (s, a) == (seat, action):
+            return
+        act(game, s, a)
+    raise AssertionError(f"{seat} {action!r} is not in the script")
+
+
 def scripted_game(
     script: ScriptedHand,
     scores: list[int] | None = None,

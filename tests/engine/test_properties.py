@@ -16,7 +16,7 @@ RULES.md and the lead's documented decisions. At every step it checks:
 - ``to_json``/``from_json`` at random points: same views, same future.
 
 Barrel hands (someone on or reaching 880) are checked more loosely here;
-test_rules.py pins the barrel rules down on explicit deals.
+test_barrel.py pins the barrel rules down on explicit deals.
 """
 
 from __future__ import annotations
@@ -494,7 +494,7 @@ class Tracker:
             elif s in arrivals:
                 if g.winner is not None:
                     # the engine leaves the others unclamped in the winning
-                    # hand (reported; pinned in test_rules.py)
+                    # hand (reported; pinned in test_barrel.py)
                     continue
                 want = (BARREL,) if len(arrivals) == 1 else (BARREL - 120, 0)
                 assert after[s] in want, (s, after[s], arrivals)
