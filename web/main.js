@@ -39,6 +39,7 @@ import { animateView, applySpeed, delayOf, speedOf } from "./motion.js";
 import { preferencesFieldset } from "./preferences.js";
 import { menuChoice, welcomeChoice } from "./menu.js";
 import { exportDialog, importDialog } from "./transfer.js";
+import { partingActions, TalonPicks } from "./picks.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -78,7 +79,7 @@ const state = {
   thinking: null,
   reviewLast: false,
   finalTrick: null, // the trick that ended the hand, shown a moment before the summary
-  picks: new Map(), // the cards chosen to give: seat (or discard slot) → card
+  picks: new TalonPicks(), // the cards chosen to give or discard after the talon
   sheetLength: 0,
   handNo: 0,
   typed: "",
@@ -281,7 +282,7 @@ function render() {
     act,
     writeOff,
     giveSlots,
-    unpick: (card) => { unpick(card); render(); },
+    unpick: (card) => { state.picks.unpick(card); render(); },
     confirmGive,
     newGame: () => newGame(),
     typed: state.typed,
@@ -467,12 +468,7 @@ async function writeOff() {
 async function pickCard(card) {
   const view = state.view;
   if (view.phase === "talon") {
-    if ([...state.picks.values()].includes(card)) unpick(card);
-    else {
-      const slots = giveSlots(view);
-      const empty = slots.find((s) => !s.card) ?? slots[slots.length - 1];
-      if (empty) state.picks.set(empty.seat, card);
-    }
+    state.picks.toggle(card, giveSlots(view));
     render();
     return;
   }
@@ -497,36 +493,16 @@ async function pickCard(card) {
   if (legal.includes(plain)) await act(plain);
 }
 
-function unpick(card) {
-  for (const [seat, c] of state.picks) if (c === card) state.picks.delete(seat);
-}
-
 function dropCard(card, seat) {
-  const slots = giveSlots(state.view);
-  if (!slots.some((s) => s.seat === seat)) return;
-  unpick(card);
-  state.picks.set(seat, card);
-  render();
+  if (state.picks.drop(card, seat, giveSlots(state.view))) render();
 }
 
-/** The slots still to fill: one per opponent without a card (or two discards). */
 function giveSlots(view) {
-  const you = state.session.seat;
-  if (view.players === 2) {
-    const left = 2 - (view.discarded?.length ?? 0);
-    return [0, 1].slice(0, left).map((k) => ({ seat: k, card: state.picks.get(k) ?? null, label: t("do.discard") }));
-  }
-  const given = new Set((view.given ?? []).map(([, to]) => to));
-  const n = view.players;
-  return [...view.active]
-    .sort((a, b) => ((a - you + n) % n) - ((b - you + n) % n))
-    .filter((s) => s !== you && !given.has(s))
-    .map((s) => ({ seat: s, card: state.picks.get(s) ?? null, label: t("give.to", { name: names()[s] }) }));
+  return state.picks.slots(view, state.session.seat, names());
 }
 
 async function confirmGive(slots) {
-  const actions = slots.map((s) => (state.view.players === 2 ? `discard ${s.card}` : `give ${s.card} ${s.seat}`));
-  for (const a of actions) {
+  for (const a of partingActions(state.view, slots)) {
     await act(a);
     if (state.view.phase !== "talon") break;
   }
