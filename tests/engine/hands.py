@@ -1,4 +1,4 @@
-"""Scripted hands used by several test modules.
+"""Scripted hands, and one plain deal, used by several test modules.
 
 Each hand is written trick by trick; ``ScriptedHand`` derives the deal
 (hands of 7, the talon, the two passed cards) from it and replays the tricks

@@ -378,15 +378,14 @@ class ScriptedHand:
                 return
             act(game, seat, action)
 
-
-def play_until(game: Game, script: ScriptedHand, seat: int, action: str) -> None:
-    """Apply the script's actions up to (not including) ``seat``'s ``action``."""
-    script.outcome()
-    for s, a in script.actions():
-        if (s, a) == (seat, action):
-            return
-        act(game, s, a)
-    raise AssertionError(f"{seat} {action!r} is not in the script")
+    def play_until(self, game: Game, seat: int, action: str) -> None:
+        """Apply the script's actions up to (not including) ``seat``'s ``action``."""
+        self.outcome()
+        for s, a in self.actions():
+            if (s, a) == (seat, action):
+                return
+            act(game, s, a)
+        raise AssertionError(f"{seat} {action!r} is not in the script")
 
 
 def scripted_game(

@@ -15,7 +15,6 @@ from helpers import (
     REQUIRED_KEYS,
     act,
     legal,
-    play_until,
     scripted_game,
     snapshot,
 )
@@ -77,7 +76,7 @@ def test_legal_actions_round_trip_through_text() -> None:
 
 def test_log_rebuilds_the_game() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 2, "play KD declare")
+    HAND_A.play_until(game, 2, "play KD declare")
     rebuilt = scripted_game(HAND_A)
     for a in game.log:
         rebuilt.apply(str(a))
@@ -87,7 +86,7 @@ def test_log_rebuilds_the_game() -> None:
 
 def test_json_round_trip_mid_hand() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 0, "play AH")  # mid-trick, after a second marriage
+    HAND_A.play_until(game, 0, "play AH")  # mid-trick, after a second marriage
     copy = Game.from_json(game.to_json())
     assert copy.to_json() == game.to_json()  # exactly, not just equivalent
     assert snapshot(copy) == snapshot(game)

@@ -15,7 +15,6 @@ from helpers import (
     hand,
     legal,
     new_game_or_skip,
-    play_until,
     plays,
     rules,
     run,
@@ -34,7 +33,7 @@ def plays_of(cards_: set[str] | str) -> set[str]:
 
 def test_no_declaration_on_the_first_lead() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 1, "play AS")
+    HAND_A.play_until(game, 1, "play AS")
     assert game.view(None)["phase"] == "play"
     assert plays(game) == plays_of(hand(game, 1))  # no "declare" offered
     assert_illegal(game, "play KH declare")
@@ -47,7 +46,7 @@ def test_no_declaration_on_the_first_lead() -> None:
 
 def test_must_follow_suit() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 2, "play TD")
+    HAND_A.play_until(game, 2, "play TD")
     # Seat 2 holds no spade: anything goes (no trump yet).
     assert plays(game) == plays_of(hand(game, 2))
     act(game, 2, "play TD")
@@ -60,7 +59,7 @@ def test_must_follow_suit() -> None:
 
 def test_declaration_after_taking_a_trick_sets_trump() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 1, "play KH declare")
+    HAND_A.play_until(game, 1, "play KH declare")
     assert {"play KH declare", "play QH declare"} <= plays(game)
     assert not any("KS" in a and "declare" in a for a in plays(game))  # QS is not its own
     assert_illegal(game, "play AS declare")
@@ -77,7 +76,7 @@ def test_declaration_after_taking_a_trick_sets_trump() -> None:
 
 def test_must_trump_when_void_and_only_the_new_trump() -> None:
     game = scripted_game(HAND_A)
-    play_until(game, HAND_A, 2, "play KD declare")
+    HAND_A.play_until(game, 2, "play KD declare")
     assert {"play KD declare", "play QD declare"} <= plays(game)
     act(game, 2, "play KD declare")
     assert game.view(None)["trump"] == "D"
@@ -132,7 +131,7 @@ def test_declared_marriage_counts_even_if_the_card_is_lost() -> None:
 
 def test_marriage_first_lead_option() -> None:
     game = new_game_or_skip(HAND_A.deal(), rules(marriage_first_lead=True), "marriage_first_lead")
-    play_until(game, HAND_A, 1, "play AS")
+    HAND_A.play_until(game, 1, "play AS")
     assert "play KH declare" in plays(game)
 
 
