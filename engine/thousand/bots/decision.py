@@ -86,7 +86,10 @@ class Budget:
     """Card play: the same for each lead of a non-master while the sample gives the
     leader a master (1: off)."""
     play_oversample: int = 3
-    """Card play: candidate deals drawn per sample, among which the evidence picks."""
+    """Card play: candidate deals drawn per sample, among which the evidence picks. 8
+    against 3, so that the bids and passes can weigh more deals, measured -1.44 ± 2.19
+    match points per hand in a paired run against the normal level (1,200 deals, 275
+    changed)."""
     declare_cap: int = 90_000
     """Hard cap on nodes for a decision before the first lead (searches from the first trick).
     It often stops a decision before its samples are done: in 60 deals with the strong
