@@ -111,8 +111,8 @@ function rowOf(nodes, className = "row") {
 
 /** The give (снос) or discard slots, filled by clicking or dragging cards. */
 function giving(view, ctx, panel) {
-  const discard = view.players === 2;
   const slots = ctx.giveSlots(view);
+  const discard = slots.some((s) => s.discard);
   const list = el("div", "give-slots");
   for (const slot of slots) {
     const box = el("div", "give-slot");

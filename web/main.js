@@ -498,11 +498,11 @@ function dropCard(card, seat) {
 }
 
 function giveSlots(view) {
-  return state.picks.slots(view, state.session.seat, names());
+  return state.picks.slots(view, names());
 }
 
 async function confirmGive(slots) {
-  for (const a of partingActions(state.view, slots)) {
+  for (const a of partingActions(slots)) {
     await act(a);
     if (state.view.phase !== "talon") break;
   }

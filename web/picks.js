@@ -1,8 +1,9 @@
 /* The cards the player picks to part with after taking the talon (прикуп):
  * one to give to each opponent still without a card, or, with two players,
  * the discards still to lay away. It owns the choice until the player
- * confirms it, and turns it into the actions that send the cards. Which
- * cards may go is the view's legal actions; nothing here decides it. */
+ * confirms it, and turns it into the actions that send the cards. What is
+ * still to part with is the view's (`parting`), and which cards may go its
+ * legal actions; nothing here decides either. */
 import { t } from "./i18n.js";
 
 export class TalonPicks {
@@ -14,18 +15,15 @@ export class TalonPicks {
     this.bySlot.clear();
   }
 
-  /** The slots still to fill, the seat after yours first: {seat, card, label}. */
-  slots(view, you, names) {
-    if (view.players === 2) {
-      const left = 2 - (view.discarded?.length ?? 0);
-      return [0, 1].slice(0, left).map((k) => ({ seat: k, card: this.bySlot.get(k) ?? null, label: t("do.discard") }));
-    }
-    const given = new Set((view.given ?? []).map(([, to]) => to));
-    const n = view.players;
-    return [...view.active]
-      .sort((a, b) => ((a - you + n) % n) - ((b - you + n) % n))
-      .filter((s) => s !== you && !given.has(s))
-      .map((s) => ({ seat: s, card: this.bySlot.get(s) ?? null, label: t("give.to", { name: names[s] }) }));
+  /** The slots still to fill, in the view's order: {seat, discard, card, label}. A
+   * discard's slot is numbered among the discards left, as it has no receiver. */
+  slots(view, names) {
+    return (view.parting ?? []).map((to, k) => {
+      const discard = to === null;
+      const seat = discard ? k : to;
+      const label = discard ? t("do.discard") : t("give.to", { name: names[to] });
+      return { seat, discard, card: this.bySlot.get(seat) ?? null, label };
+    });
   }
 
   /** A card clicked: taken back if it was picked, else put in the first empty slot (or the last). */
@@ -51,7 +49,7 @@ export class TalonPicks {
   }
 }
 
-/** The actions that send the picked cards of ``slots``, in their order. */
-export function partingActions(view, slots) {
-  return slots.map((s) => (view.players === 2 ? `discard ${s.card}` : `give ${s.card} ${s.seat}`));
+/** The actions that send the picked cards of `slots`, in their order. */
+export function partingActions(slots) {
+  return slots.map((s) => (s.discard ? `discard ${s.card}` : `give ${s.card} ${s.seat}`));
 }

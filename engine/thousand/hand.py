@@ -34,7 +34,6 @@ from .bidding import Bidding
 from .cards import (
     bit,
     card_text,
-    count,
     iter_cards,
 )
 from .deals import Dealing
@@ -75,12 +74,8 @@ class Hand(Bidding, TrickPlay, Dealing, HandResults):
             if self.players == 2:
                 out.extend(Discard(c) for c in iter_cards(self.hands[s]))
             else:
-                given_to = {seat for _, seat in self.given}
-                opponents = self.opponents
-                for c in iter_cards(self.hands[s]):
-                    for opp in opponents:
-                        if opp not in given_to:
-                            out.append(Give(c, opp))
+                receivers = self.receivers
+                out.extend(Give(c, to) for c in iter_cards(self.hands[s]) for to in receivers)
             self._append_declarer_options(out)
         elif self.phase == CLAIM:
             out.extend((Redeal(), Decline()))
@@ -168,13 +163,13 @@ class Hand(Bidding, TrickPlay, Dealing, HandResults):
         elif isinstance(act, Discard):
             self.hands[s] &= ~bit(act.card)
             self.discarded |= bit(act.card)
-            if count(self.discarded) == 2:
+            if not self.parting:
                 self._after_passing()
         elif isinstance(act, Give):
             self.hands[s] &= ~bit(act.card)
             self.hands[act.seat] |= bit(act.card)
             self.given.append((act.card, act.seat))
-            if len(self.given) == len(self.opponents):
+            if not self.receivers:
                 self._after_passing()
         elif isinstance(act, Contract):
             self.contract = act.value

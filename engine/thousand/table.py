@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, CardSet
+from .cards import Card, CardSet, count
 from .position import TrickRules
 from .rules import Rules
 
@@ -27,6 +27,8 @@ WIN_SCORE = 1000
 FOUR_NINES_BONUS = 120
 INTERMEDIATE_BARREL = 380
 """The intermediate barrel (промежуточная бочка), where the rules have one."""
+DISCARDS = 2
+"""Cards the declarer lays away face down after the talon with two players."""
 
 DARK, BIDDING, CHOOSE, TALON, CLAIM, CONTRACT, PLAY, OVER = (
     "dark", "bidding", "choose", "talon", "claim", "contract", "play", "over",
@@ -137,6 +139,23 @@ class Table:
             out.append(s)
             s = self._next(s)
         return out
+
+    @property
+    def parting(self) -> list[int | None]:
+        """What the declarer has still to part with after the talon (снос): each opponent
+        still without a card, clockwise from the declarer, or with two players ``None`` for
+        each card still to lay away face down. Empty outside the talon phase."""
+        if self.phase != TALON:
+            return []
+        if self.players == 2:
+            return [None] * (DISCARDS - count(self.discarded))
+        return list(self.receivers)
+
+    @property
+    def receivers(self) -> list[int]:
+        """The opponents still without a card from the declarer, clockwise from it."""
+        given_to = {seat for _, seat in self.given}
+        return [s for s in self.opponents if s not in given_to]
 
     def _before_first_lead(self) -> bool:
         return not self.tricks and not self.trick

@@ -63,6 +63,7 @@ class Views(Table):
                 else None
             ),
             "discarded": texts_of(self.discarded) if sees_discards else None,
+            "parting": self.parting,
             "dark": self.dark,
             "golden": self.golden,
             "bids": [[s, "pass" if v is None else v] for s, v in self.bids],

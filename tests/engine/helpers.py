@@ -45,6 +45,7 @@ REQUIRED_KEYS = {
     "sheet",
     "rules",
     "legal",
+    "parting",
 }
 
 

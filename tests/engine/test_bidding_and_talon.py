@@ -151,14 +151,17 @@ def test_gives_one_card_to_each_opponent() -> None:
     ten = hand(game, 1)
     expected = {f"give {c} {s}" for c in ten for s in (0, 2)} | {"writeoff"}
     assert legal_set(game) - {"redeal"} == expected
+    # Every seat sees who is still to get a card, clockwise from the declarer.
+    assert [game.view(s)["parting"] for s in (0, 1, 2, None)] == [[2, 0]] * 4
     act(game, 1, "give KD 2")
+    assert game.view(None)["parting"] == [0]
     assert "KD" in hand(game, 2) and "KD" not in hand(game, 1)
     assert legal_set(game) - {"redeal", "writeoff"} == {f"give {c} 0" for c in ten - {"KD"}}
     assert_illegal(game, "give QD 2")  # seat 2 already has its card
     assert_illegal(game, "give QD 1")  # not to oneself
     assert_illegal(game, "give 9S 0")  # not the declarer's card
     act(game, 1, "give QD 0")
-    assert game.view(None)["phase"] == "contract"
+    assert game.view(None)["phase"] == "contract" and game.view(None)["parting"] == []
     assert [len(hand(game, s)) for s in range(3)] == [8, 8, 8]
 
 

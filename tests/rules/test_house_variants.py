@@ -359,7 +359,11 @@ def test_two_players_deal_talons_and_discards():
     g.apply("take 1")
     assert sorted(g.view(1)["talon"]) == ["KS", "QS"] and len(g.view(1)["hand"]) == 12
     assert g.phase == "talon" and all(a.startswith("discard") or a == "writeoff" for a in legal(g))
-    run(g, "discard QD", "discard KD")
+    assert g.view(1)["parting"] == [None, None] and g.view(0)["parting"] == [None, None]
+    run(g, "discard QD")
+    assert g.view(1)["parting"] == [None] and g.phase == "talon"
+    run(g, "discard KD")
+    assert g.view(1)["parting"] == []
     assert sorted(g.view(1)["discarded"]) == ["KD", "QD"]
     assert g.view(0)["discarded"] is None
     assert "QD" not in view_cards(g.view(0)) and "AH" not in view_cards(g.view(0))
@@ -423,7 +427,7 @@ def test_four_players_dealer_sits_out():
     assert view["hand"] == [] and view["hand_sizes"] == [0, 7, 7, 7]
     assert g.current_player == 2
     run(g, "pass", "pass")
-    assert opponents(g) == [2, 3]
+    assert opponents(g) == [2, 3] and g.view(None)["parting"] == [2, 3]
     give(g, "9H", "KH")
     row = finish(g, "contract 100")
     assert row["tricks"][0] == 0 and sum(row["tricks"]) == 8

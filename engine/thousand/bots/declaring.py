@@ -33,7 +33,6 @@ from .decision import Decision
 from .heuristic import (
     _fallback,
     _keep_score,
-    _opponents_to_receive,
     choose_heuristic,
     estimate,
     give_plan,
@@ -358,13 +357,8 @@ def lay_away(decision: Decision) -> str:
     """
     view, k, rules, ctx, rng, _, budget = decision
     legal: list[str] = view["legal"]
-    if k.players == 2:
-        left = 2 - k.laid_away.bit_count()
-        receivers = [LAID_AWAY] * max(1, left)
-        count = budget.discard_plans
-    else:
-        receivers = _opponents_to_receive(view)
-        count = budget.give_plans
+    receivers = [LAID_AWAY if to is None else to for to in view.get("parting") or []]
+    count = budget.discard_plans if k.players == 2 else budget.give_plans
     if not receivers:
         return choose_heuristic(view, "normal", rng)
     plans = lay_away_plans(k.hand, receivers, count, k.players)

@@ -147,15 +147,8 @@ def _give_action(view: dict[str, Any], plan: list[tuple[int, int]]) -> str | Non
 
 
 def _opponents_to_receive(view: dict[str, Any]) -> list[int]:
-    seats: list[int] = []
-    for a in view["legal"]:
-        if a.startswith("give "):
-            s = int(a.split()[2])
-            if s not in seats:
-                seats.append(s)
-    d = view.get("declarer") or 0
-    n = int(view.get("players", 3))
-    return sorted(seats, key=lambda s: (s - d) % n)
+    """The opponents still to get a card from the declarer, clockwise from it."""
+    return [s for s in view.get("parting") or [] if s is not None]
 
 
 # --- card play -------------------------------------------------------------------------------
