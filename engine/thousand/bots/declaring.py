@@ -43,7 +43,9 @@ from .solver import INF, SearchAborted
 from .value import MatchContext
 
 DEFENDER_MARRIAGE = 0.5
-"""Share of a defender's marriage it is expected to declare (it needs the lead)."""
+"""Share of a defender's marriage it is expected to declare (it needs the lead). 0.25
+measured +0.24 ± 0.62 match points per hand in a paired run against the normal level
+(1,200 deals, 15 changed): the declaring's choices are seldom that close."""
 
 LAID_AWAY = -1
 """The receiver of a card laid away face down (two players)."""
@@ -240,7 +242,9 @@ def bid(decision: Decision) -> str:
         reached.append(Reach(r, _extra(hands, me, k.order)))
     if not reached:
         return choose_heuristic(view, "normal", rng)
-    # Winning at `target` and naming the best contract afterwards.
+    # Winning at `target` and naming the best contract afterwards. Probing up to 60 points
+    # above the bid for that contract, not 15, measured -0.32 ± 0.95 match points per hand
+    # in a paired run against the normal level (1,200 deals, 28 changed).
     values = [target, target + 3 * step]
     calibrated = budget.make_chance > 0
     _, declare_u = contract_choice(ctx, me, reached, values, budget.shade, calibrated)
