@@ -38,14 +38,14 @@ class Budget:
     refine_nodes: int = 40_000
     bid_samples: int = 12
     """Bidding: sampled talons and hands per decision. 24 here and in the contract (then 12),
-    with twice the declaring cap, measured +0.5 ± 1.5 match points per hand in paired runs
-    against the normal level (1,800 deals, 218 changed): no gain for twice the time."""
+    with the declaring cap at 180,000 against 90,000, measured +0.5 ± 1.5 match points per
+    hand in paired runs against the normal level (1,800 deals, 218 changed)."""
     give_samples: int = 16
     """Laying away: sampled deals on which the candidate plans are compared. 16 samples and 6
     plans here and 24 samples for the contract, against 8, 4 and 12, measured +0.84 ± 0.75
     match points per hand in paired runs against the normal level (2,400 deals, 120
     changed); the declaring cap bounds their time. 32 samples against 16 measured -0.22 ±
-    0.39, and -0.61 ± 1.88 with twice the declaring cap."""
+    0.39, and -0.61 ± 1.88 with the declaring cap at 180,000 against 90,000."""
     give_plans: int = 6
     """Laying away with three or four players: candidate plans, the heuristic's best first,
     each pair of cards both ways round in turn. One plan per pair first, the swapped ones
@@ -56,9 +56,9 @@ class Budget:
     discard_plans: int = 6
     choose_samples: int = 8
     contract_samples: int = 24
-    """The contract: sampled deals on which every legal value is weighed. 48 with twice the
-    declaring cap measured -0.34 ± 1.84 match points per hand in a paired run against the
-    normal level."""
+    """The contract: sampled deals on which every legal value is weighed. 48 with the
+    declaring cap at 180,000, against 24 at 90,000, measured -0.34 ± 1.84 match points per
+    hand in a paired run against the normal level."""
     node_cap: int = 160_000
     """Hard cap on nodes for a decision in card play. It binds in the first two tricks
     (about 40 of the 64 samples solved at the first, 49 at the second). Half as many nodes

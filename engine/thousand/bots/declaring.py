@@ -351,7 +351,7 @@ def lay_away(decision: Decision) -> str:
     The plans are compared at the bid. Weighing them at up to 20 bid steps above it as
     well, so that a plan is worth the best contract it allows, measured -1.37 ± 1.67 match
     points per hand in a paired run against the normal level (1,200 deals, 122 changed),
-    and +0.20 ± 1.69 (139 changed) with twice the declaring cap in both. Weighing them
+    and +0.20 ± 1.69 (139 changed) with the declaring cap at 180,000 in both. Weighing them
     below it too, at 15, 30 and 45 points under the bid with each sample made by the
     chance :mod:`.make_chance` gives its margin, so that ties between plans are fewer,
     measured -0.49 ± 1.67 (1,200 deals, 124 changed, 4 fewer contracts made). Keeping
