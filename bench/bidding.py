@@ -9,27 +9,24 @@ at the obligatory 100 or above) and how often it then made its contract
 (заказ), its write-off (роспись) rate, and how often its contract was above
 what the hand could make even double dummy (by any margin, and by 30+).
 
-    python bench/bidding.py --deals 2000 --level strong --against normal
+    python bench/bidding.py --deals 2000 --level strong --against normal --compiled
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
-import sys
 import time
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engine"))
-
+import engine_path  # first: it puts the engine (or its compiled copy) on sys.path
 from thousand import Game
 from thousand.bots import choose
 from thousand.bots.solver import Solver
 
 
-def run(args: tuple[int, str, str]) -> dict[str, Any]:
-    index, level, against = args
+def run(args: tuple[int, str, str, float | None]) -> dict[str, Any]:
+    index, level, against, budget_s = args
     seat_of_level = index % 3
     levels = [level if s == seat_of_level else against for s in range(3)]
     game = Game.new(seed=f"bidding/{index}")
@@ -44,7 +41,7 @@ def run(args: tuple[int, str, str]) -> dict[str, Any]:
             past = 0
             out["dd"] = past + Solver([0, 1, 2], d).solve(list(game.hands), d, None, 0)
             out["contract"] = game.contract
-        game.apply(choose(view, levels[seat], seed=index))
+        game.apply(choose(view, levels[seat], seed=index, budget_s=budget_s))
         rows = [r for r in game.sheet if r["result"] != "redeal"]
         if rows:
             row = rows[0]
@@ -65,11 +62,19 @@ def main() -> None:
     ap.add_argument("--level", default="strong")
     ap.add_argument("--against", default="normal")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--budget-s",
+        type=float,
+        help=engine_path.BUDGET_S_HELP,
+    )
+    ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     args = ap.parse_args()
     started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(
-            run, [(i, args.level, args.against) for i in range(args.deals)], chunksize=4
+            run,
+            [(i, args.level, args.against, args.budget_s) for i in range(args.deals)],
+            chunksize=4,
         )
     print(
         f"bidding: {args.deals} deals, {args.level} at one seat against two {args.against}; "

@@ -181,8 +181,7 @@ def main() -> None:
     ap.add_argument(
         "--budget-s",
         type=float,
-        help="the strong level's wall-clock safety net per decision (seconds); raise it on "
-        "a loaded machine so that the node counts, not the clock, end the searches",
+        help=engine_path.BUDGET_S_HELP,
     )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)

@@ -91,3 +91,9 @@ sys.path.insert(0, str(ENGINE))
 
 COMPILED_HELP = "import a copy of the engine with its search compiled by mypyc: same decisions"
 """The ``--compiled`` option's help, the same in every bench that takes it."""
+
+BUDGET_S_HELP = (
+    "the strong level's wall-clock safety net per decision (seconds); raise it on a loaded "
+    "machine so that the node counts, not the clock, end the searches"
+)
+"""The ``--budget-s`` option's help, the same in every bench that takes it."""

@@ -127,7 +127,7 @@ def main() -> None:
     ap.add_argument("--base", default="", metavar="FIELD:VALUE,...", help="the base setting")
     ap.add_argument("--variant", required=True, metavar="FIELD:VALUE,...")
     ap.add_argument("--preset", default="classic")
-    ap.add_argument("--budget-s", type=float, help="the strong level's wall-clock safety net")
+    ap.add_argument("--budget-s", type=float, help=engine_path.BUDGET_S_HELP)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--json", help="also write the per-deal results here")
