@@ -62,11 +62,7 @@ def main() -> None:
     ap.add_argument("--level", default="strong")
     ap.add_argument("--against", default="normal")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument(
-        "--budget-s",
-        type=float,
-        help=engine_path.BUDGET_S_HELP,
-    )
+    ap.add_argument("--budget-s", type=float, help=engine_path.BUDGET_S_HELP)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     args = ap.parse_args()
     started = time.perf_counter()

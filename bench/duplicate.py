@@ -178,11 +178,7 @@ def main() -> None:
         metavar="NAME=FIELD:VALUE,...",
         help="a strong level with other budget fields, usable as a bot name",
     )
-    ap.add_argument(
-        "--budget-s",
-        type=float,
-        help=engine_path.BUDGET_S_HELP,
-    )
+    ap.add_argument("--budget-s", type=float, help=engine_path.BUDGET_S_HELP)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--start", type=int, default=0, help="index of the first deal")

@@ -9,6 +9,7 @@ whole matches fit a session. The copy is built once per code digest
 under ``.cache/compiled-engine/`` (it needs mypy and a C compiler) and is never
 shipped: the wheel stays pure Python. Importing this module puts the
 chosen engine first on ``sys.path``, so a bench imports it before ``thousand``.
+It also words the options the bot benches share (``--compiled``, ``--budget-s``).
 """
 
 from __future__ import annotations
