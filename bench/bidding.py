@@ -9,7 +9,7 @@ at the obligatory 100 or above) and how often it then made its contract
 (заказ), its write-off (роспись) rate, and how often its contract was above
 what the hand could make even double dummy (by any margin, and by 30+).
 
-    python bench/bidding.py --deals 2000 --level strong --against normal --compiled
+    python bench/bidding.py --deals 1000 --level strong --against normal --compiled --budget-s 60
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ def run(args: tuple[int, str, str, float | None]) -> dict[str, Any]:
         if view["phase"] == "play" and not game.tricks and not game.trick and "dd" not in out:
             d = game.declarer
             assert d is not None
-            past = 0
-            out["dd"] = past + Solver([0, 1, 2], d).solve(list(game.hands), d, None, 0)
+            out["dd"] = Solver([0, 1, 2], d).solve(list(game.hands), d, None, 0)
             out["contract"] = game.contract
         game.apply(choose(view, levels[seat], seed=index, budget_s=budget_s))
         rows = [r for r in game.sheet if r["result"] != "redeal"]
