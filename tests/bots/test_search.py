@@ -118,6 +118,35 @@ def test_view_reader_sees_voids_and_known_cards() -> None:
         assert d.hands[0] | d.hands[1] | d.hands[2] | k.played == (1 << 24) - 1
 
 
+def test_a_king_led_without_its_marriage_keeps_the_queen_out_of_that_hand() -> None:
+    deal = {
+        "dealer": 0,
+        "hands": [
+            ["TC", "KC", "QC", "JC", "TD", "KD", "QH"],
+            ["AS", "AC", "KH", "QD", "AH", "TH", "AD"],
+            ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
+        ],
+        "talon": ["9C", "9D", "JD"],
+    }
+    game = Game.new(deal=deal, seed=1)
+    moves = ("pass", "bid 105", "bid 110", "pass", "give JD 0", "give 9C 2", "contract 110")
+    for action in moves:
+        game.apply(action)
+    # Seat 1 leads its king of hearts once it may declare, and declares nothing.
+    for action in ("play AS", "play 9S", "play JC", "play KH"):
+        game.apply(action)
+    k = read_view(game.view(2))
+    queen = mask_of(["QH"])
+    assert k.unheld[1] == queen and not k.unheld[0]
+    for d in sample_deals(k, 20, random.Random(1), game.rules.to_dict()):
+        assert d.hands[0] & queen
+    # Before it has taken a trick, a lead says nothing of the other half.
+    game = Game.new(deal=deal, seed=1)
+    for action in (*moves, "play KH"):
+        game.apply(action)
+    assert not any(read_view(game.view(2)).unheld)
+
+
 def test_match_value_knows_the_barrel_and_samosval() -> None:
     rules = {"barrel_at": 880, "penalty": 120, "samosval": True}
     ctx = MatchContext(0, [0, 1, 2], [880, 500, 500], [True, False, False], rules)
