@@ -90,23 +90,23 @@ def test_solver_matches_brute_force_on_small_endings() -> None:
     assert close >= 115
 
 
-def test_view_reader_sees_voids_and_known_cards() -> None:
-    deal = {
-        "dealer": 0,
-        "hands": [
-            ["TC", "KC", "QC", "JC", "TD", "KD", "QD"],
-            ["AS", "AC", "KH", "QH", "AH", "TH", "AD"],
-            ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
-        ],
-        "talon": ["9C", "9D", "JD"],
-    }
-    game = Game.new(deal=deal, seed=1)
-    # Seat 1 wins the bidding at 110, so the talon is shown to everybody.
+def _after_the_talon(hands: list[list[str]], *plays: str) -> Game:
+    """Seat 1 wins the bidding at 110, so the talon (9C 9D JD) is shown to everybody,
+    gives JD to seat 0 and 9C to seat 2, names 110, and ``plays`` follow."""
+    game = Game.new(deal={"dealer": 0, "hands": hands, "talon": ["9C", "9D", "JD"]}, seed=1)
     moves = ("pass", "bid 105", "bid 110", "pass", "give JD 0", "give 9C 2", "contract 110")
-    for action in moves:
+    for action in (*moves, *plays):
         game.apply(action)
-    for action in ("play AS", "play 9S", "play JC"):
-        game.apply(action)
+    return game
+
+
+def test_view_reader_sees_voids_and_known_cards() -> None:
+    hands = [
+        ["TC", "KC", "QC", "JC", "TD", "KD", "QD"],
+        ["AS", "AC", "KH", "QH", "AH", "TH", "AD"],
+        ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
+    ]
+    game = _after_the_talon(hands, "play AS", "play 9S", "play JC")
     k = read_view(game.view(2))
     # Seat 0 showed no spade; seat 1 holds the rest of the shown talon.
     assert k.void[0] & SUIT_MASKS[0] == SUIT_MASKS[0]
@@ -119,31 +119,20 @@ def test_view_reader_sees_voids_and_known_cards() -> None:
 
 
 def test_a_king_led_without_its_marriage_keeps_the_queen_out_of_that_hand() -> None:
-    deal = {
-        "dealer": 0,
-        "hands": [
-            ["TC", "KC", "QC", "JC", "TD", "KD", "QH"],
-            ["AS", "AC", "KH", "QD", "AH", "TH", "AD"],
-            ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
-        ],
-        "talon": ["9C", "9D", "JD"],
-    }
-    game = Game.new(deal=deal, seed=1)
-    moves = ("pass", "bid 105", "bid 110", "pass", "give JD 0", "give 9C 2", "contract 110")
-    for action in moves:
-        game.apply(action)
+    hands = [
+        ["TC", "KC", "QC", "JC", "TD", "KD", "QH"],
+        ["AS", "AC", "KH", "QD", "AH", "TH", "AD"],
+        ["9H", "JH", "TS", "KS", "QS", "JS", "9S"],
+    ]
     # Seat 1 leads its king of hearts once it may declare, and declares nothing.
-    for action in ("play AS", "play 9S", "play JC", "play KH"):
-        game.apply(action)
+    game = _after_the_talon(hands, "play AS", "play 9S", "play JC", "play KH")
     k = read_view(game.view(2))
     queen = mask_of(["QH"])
     assert k.unheld[1] == queen and not k.unheld[0]
     for d in sample_deals(k, 20, random.Random(1), game.rules.to_dict()):
         assert d.hands[0] & queen
     # Before it has taken a trick, a lead says nothing of the other half.
-    game = Game.new(deal=deal, seed=1)
-    for action in (*moves, "play KH"):
-        game.apply(action)
+    game = _after_the_talon(hands, "play KH")
     assert not any(read_view(game.view(2)).unheld)
 
 
