@@ -22,6 +22,11 @@ made); the declarer counting a sample as made 10 points short, for the opponents
 slips, -1.83 ± 1.54 (142 changed, 8 fewer made); the defenders counting it failed
 until it is passed by 10, -0.84 ± 0.96 (243 changed).
 
+A seat that may declare a marriage (марьяж) with its lead is free to lead another card
+first, and the search does so in about one such lead in nine (7 of 62 in 40 hands). Making
+it declare at once measured -4.47 ± 2.14 match points per hand in a paired run against
+the normal level (1,200 deals, 123 changed, 14 fewer contracts made).
+
 The work is fixed by sample and node counts, so a decision depends only on
 the view and the seed; the time budget is only a safety net that cuts the
 search short and keeps the best answer so far.
