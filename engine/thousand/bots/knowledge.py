@@ -5,7 +5,8 @@ into bitmasks a bot can reason with: the seat's own hand, every card already
 played, the cards other seats are known to hold (given cards, the rest of a
 shown talon (прикуп) in the declarer's hand, the partner card of a declared
 marriage), the suits each seat has shown it lacks (a void, shown by not
-following suit or not trumping), the pool of unseen cards and how many of
+following suit or not trumping), the other half of a marriage whose king or
+queen a seat led without declaring, the pool of unseen cards and how many of
 them each seat holds. It reads nothing but the view, so a bot built on it
 cannot see hidden state.
 """

@@ -71,6 +71,7 @@ def _assign(k: Knowledge, rng: random.Random, use_voids: bool) -> Deal | None:
 
 
 def _unheld(k: Knowledge, s: int) -> int:
+    """The single cards seat ``s`` has shown it does not hold (none if not read)."""
     return k.unheld[s] if k.unheld else 0
 
 
