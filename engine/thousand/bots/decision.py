@@ -104,7 +104,7 @@ class Budget:
     (677 changed) and +0.99 ± 0.95 on deals 6000-10799 (597 changed): +0.66 ± 0.64 over
     the 10,800 deals, with 39 more contracts made in the deals it changed. With this cap, in
     duplicates (line-up strong, normal, easy), the strong level's margin over the normal
-    level measured +9.84 ± 0.71 match points per hand on deals 20000-27999 (+9.46 at 90,000
+    level measured +9.67 ± 0.58 match points per hand on deals 20000-31999 (+9.46 at 90,000
     on deals 0-19999); in the same 300 whole matches to the end it won 63.3% ± 5.6% of
     them, 57.7% ± 5.3% at 90,000. 360,000 against this cap measured -0.51 ± 1.92 in a
     paired run against the normal level (1,200 deals, 146 changed)."""
