@@ -185,17 +185,16 @@ def read_view(view: dict[str, Any]) -> Knowledge:
             continue
         lead_seat, lead = t[0]
         declared_here = False
-        if pending and pending[0] == (lead_seat, suit_of(lead)) and rank_of(lead) in (KING, QUEEN):
+        if rank_of(lead) in (KING, QUEEN):
             other = card(suit_of(lead), KING + QUEEN - rank_of(lead))
-            if not k.played & bit(other) and (won[lead_seat] or first_lead):
+            could = not k.played & bit(other) and (won[lead_seat] or first_lead)
+            if could and pending and pending[0] == (lead_seat, suit_of(lead)):
                 pending.pop(0)
                 trump = suit_of(lead)
                 partner_cards.append((lead_seat, other))
                 declared_here = True
-        could = won[lead_seat] or first_lead
-        if not declared_here and could and rank_of(lead) in (KING, QUEEN):
-            other = card(suit_of(lead), KING + QUEEN - rank_of(lead))
-            if not k.played & bit(other):
+            elif could:
+                # Half of a marriage it could have declared, led plainly: no other half.
                 k.unheld[lead_seat] |= bit(other)
         k.history.append(PlayedTrick(list(t), trump, declared_here))
         led = suit_of(lead)

@@ -41,7 +41,7 @@ class Deal:
 def _assign(k: Knowledge, rng: random.Random, use_voids: bool) -> Deal | None:
     sinks: list[int] = [s for s in k.others]
     need = {s: k.need(s) for s in sinks}
-    allowed = {s: ~(k.void[s] | _unheld(k, s)) if use_voids else -1 for s in sinks}
+    allowed = {s: ~(k.void[s] | k.unheld[s]) if use_voids else -1 for s in sinks}
     if k.dead:
         sinks.append(DEAD)
         need[DEAD] = k.dead
@@ -68,11 +68,6 @@ def _assign(k: Knowledge, rng: random.Random, use_voids: bool) -> Deal | None:
     for s in k.others:
         hands[s] = k.known[s] | got[s]
     return Deal(hands, got.get(DEAD, 0))
-
-
-def _unheld(k: Knowledge, s: int) -> int:
-    """The single cards seat ``s`` has shown it does not hold (none if not read)."""
-    return k.unheld[s] if k.unheld else 0
 
 
 def dealt_hand(k: Knowledge, deal: Deal, s: int) -> int | None:
