@@ -47,7 +47,7 @@ RESULTS = ("made", "failed", "writeoff")
 
 
 def play_match(
-    bots: list[str], seed: str, rules: Rules, bot_seed: int
+    bots: list[str], seed: str, rules: Rules, bot_seed: int, budget_s: float | None = None
 ) -> tuple[int | None, int, list[dict[str, int]]]:
     """Play one whole match with ``bots[seat]`` at each seat: the winning seat, the hands,
     and per seat how many of its contracts ended in each of :data:`RESULTS`."""
@@ -55,7 +55,7 @@ def play_match(
     while game.phase != "over" and game.hand_no < MAX_HANDS:
         seat = game.current_player
         assert seat is not None
-        game.apply(choose(game.view(seat), level=bots[seat], seed=bot_seed))
+        game.apply(choose(game.view(seat), level=bots[seat], seed=bot_seed, budget_s=budget_s))
     winner = game.winner if game.phase == "over" else None
     contracts = [dict.fromkeys(RESULTS, 0) for _ in bots]
     for row in game.sheet:
@@ -64,8 +64,8 @@ def play_match(
     return winner, game.hand_no, contracts
 
 
-def run_match(args: tuple[int, list[str], str]) -> dict[str, Any]:
-    index, bots, preset = args
+def run_match(args: tuple[int, list[str], str, float | None]) -> dict[str, Any]:
+    index, bots, preset, budget_s = args
     rules = Rules.preset(preset)
     wins = dict.fromkeys(bots, 0.0)
     contracts = {b: dict.fromkeys(RESULTS, 0) for b in bots}
@@ -74,7 +74,7 @@ def run_match(args: tuple[int, list[str], str]) -> dict[str, Any]:
     started = time.perf_counter()
     for perm in itertools.permutations(range(len(bots))):
         seating = [bots[p] for p in perm]
-        winner, n, ends = play_match(seating, f"match/{index}", rules, bot_seed=index)
+        winner, n, ends = play_match(seating, f"match/{index}", rules, index, budget_s)
         seatings += 1
         hands += n
         if winner is not None:
@@ -99,6 +99,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--compiled", action="store_true", help=engine_path.COMPILED_HELP)
     ap.add_argument("--start", type=int, default=0, help="index of the first match")
+    ap.add_argument("--budget-s", type=float, help=engine_path.BUDGET_S_HELP)
     ap.add_argument(
         "--json",
         help="also write the per-match results here; a run given a file it wrote before "
@@ -122,7 +123,7 @@ def main() -> None:
         check_engine(results, engine)
     done = {r["index"] for r in results}
     tasks = [
-        (i, bots, args.preset)
+        (i, bots, args.preset, args.budget_s)
         for i in range(args.start, args.start + args.matches)
         if i not in done
     ]
