@@ -136,6 +136,23 @@ def test_a_king_led_without_its_marriage_keeps_the_queen_out_of_that_hand() -> N
     assert not any(read_view(game.view(2)).unheld)
 
 
+def test_a_declarer_lost_in_every_sample_keeps_its_marriages() -> None:
+    # Seat 2 plays the obligatory 100 with two marriages and no ace: defenders who see
+    # every card never let it in to declare, so every first lead fails in every sample.
+    hands = [
+        ["AS", "TS", "AC", "KC", "AD", "QD", "TH"],
+        ["9C", "TD", "KD", "JD", "AH", "JH", "9H"],
+        ["KS", "JS", "TC", "QC", "JC", "9D", "QH"],
+    ]
+    game = Game.new(deal={"dealer": 1, "hands": hands, "talon": ["QS", "9S", "KH"]}, seed=1)
+    for action in ("pass", "pass", "give 9D 0", "give JC 1", "contract 100"):
+        game.apply(action)
+    view = game.view(2)
+    halves = {"play KS", "play QS", "play KH", "play QH"}
+    for seed in range(3):
+        assert choose_strong(view, random.Random(seed), None) not in halves
+
+
 def test_match_value_knows_the_barrel_and_samosval() -> None:
     rules = {"barrel_at": 880, "penalty": 120, "samosval": True}
     ctx = MatchContext(0, [0, 1, 2], [880, 500, 500], [True, False, False], rules)
