@@ -223,7 +223,8 @@ def _play(decision: Decision) -> str:
 
 
 def _keep_marriages(utilities: list[float], moves: list[tuple[int, bool]], hand: int) -> None:
-    """A declarer lost in every sample: count half of each marriage a move keeps in hand.
+    """A declarer lost in every sample: count a share (:data:`MARRIAGE_HOPE`) of each
+    marriage a move keeps in hand, or declares.
 
     The sampled defenders see every card and never let the declarer in to declare;
     real defenders may. Lost in every sample, the cards differ only by the points the
