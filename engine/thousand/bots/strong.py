@@ -163,7 +163,9 @@ def _play(decision: Decision) -> str:
     # Refine: exact totals, sample by sample, while the refine budget lasts. When
     # every sample already agrees on the contract for every card, the points are
     # all that is left to decide, so the whole budget goes to them.
-    decided = len({lo >= need for row in bounds for lo, _ in row}) == 1
+    reached = [lo >= need for row in bounds for lo, _ in row]
+    lost = not any(reached)  # the declarer fails in every sample, whatever it plays
+    decided = lost or all(reached)
     extra = budget.node_cap if decided else budget.refine_nodes
     refine_cap = min(clock.used + extra, budget.node_cap)
     for i, deal in enumerate(deals[: len(bounds)]):
@@ -209,7 +211,7 @@ def _play(decision: Decision) -> str:
                 utilities[j] += pts + CARD_POINTS[c]
             elif winner != d:
                 utilities[j] -= 0.5 * (pts + CARD_POINTS[c])
-    if k.seat == d and not any(lo >= need for row in bounds for lo, _ in row):
+    if k.seat == d and lost:
         _keep_marriages(utilities, moves, k.hand)
     top = max(utilities)
     # Near-ties go to the counting heuristic's card: it knows about points and
