@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from thousand import Game
 from thousand.bots import choose
 from thousand.bots.decision import DEFAULT_BUDGET, Clock, Decision
-from thousand.bots.declaring import passing_shift
+from thousand.bots.declaring import first_lead_reach, passing_shift
 from thousand.bots.knowledge import Knowledge, read_view
 from thousand.bots.sampling import Deal, sample_deals
 from thousand.bots.solver import Solver
@@ -212,13 +213,19 @@ def test_passing_is_valued_in_the_match_as_it_stands() -> None:
     assert ahead.defend_outcome([], 100) == ahead.standing()
 
 
-def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
-    # The contract is raised as far as the samples, spared the margin, still reach.
+def _at_the_contract() -> dict[str, Any]:
+    """The declarer's view of ``Game.new(seed=2)`` at its contract, the normal level bidding."""
     game = Game.new(seed=2)
     view = game.view(game.current_player)
     while view["phase"] != "contract":
         game.apply(choose(view, "normal", seed=0))
         view = game.view(game.current_player)
+    return view
+
+
+def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
+    # The contract is raised as far as the samples, spared the margin, still reach.
+    view = _at_the_contract()
     values = sorted(int(a.split()[1]) for a in view["legal"] if a.startswith("contract "))
 
     def answer(margin: int) -> str:
@@ -228,6 +235,22 @@ def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
     lowest, highest = f"contract {values[0]}", f"contract {values[-1]}"
     assert answer(-300) == highest
     assert answer(300) in (lowest, "writeoff")
+
+
+def test_a_first_lead_search_finds_the_highest_threshold_the_declarer_reaches() -> None:
+    view = _at_the_contract()
+    k = read_view(view)
+    ctx = MatchContext.from_view(view, k.order)
+    free = Decision(
+        view, k, view["rules"], ctx, random.Random(1), Clock(None, 10**9), DEFAULT_BUDGET
+    )
+    shade = free.budget.shade
+    deal = sample_deals(k, 1, random.Random(1), free.rules)[0]
+    exact = free.clock.solver(k, k.seat, free.rules).solve(deal.hands, k.seat, None, 0)
+    thresholds = list(range(50, 260, 5))
+    reached = max(t for t in thresholds if exact >= t + shade)
+    assert first_lead_reach(free, deal.hands, thresholds) == reached
+    assert first_lead_reach(free, deal.hands, [t for t in thresholds if t > reached]) == -1
 
 
 def _defender_decision(budget_nodes: int) -> Decision:
