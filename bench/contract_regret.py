@@ -8,8 +8,9 @@ declarer's view, and names the contract twice from the same samples: with
 the budget as given, and with the cap lifted so that every sample is solved.
 It prints the match value (match points) the capped choice loses against
 the uncapped one, both valued on the uncapped samples, with a 95% CI, and
-how often the two choose the same. The scores before the hand are drawn as
-:mod:`duplicate` draws them. A smaller loss here is closer to what the
+how often the two choose the same. The scores before each hand are random,
+0 to 700 per seat (as ``duplicate.py --scores random`` draws them), so the
+match as it stands varies. A smaller loss here is closer to what the
 samples say, not yet a gain in play: see
 :func:`~thousand.bots.declaring.first_lead_reach` for a change that halved
 it and measured flat in paired runs.
