@@ -93,7 +93,8 @@ def value_of(action: str, view: dict[str, Any], reached: list[Reach], budget: Bu
     if action == "redeal":
         return ctx.standing()
     value = int(action.split()[1])
-    return declaring_module.contract_choice(ctx, k.seat, reached, [value], budget.contract_shade)[1]
+    calibrated = budget.make_chance >= 2
+    return _choice(ctx, k.seat, reached, [value], budget.contract_shade, calibrated)[1]
 
 
 def run_deal(args: tuple[int, list[str]]) -> dict[str, Any] | None:
