@@ -32,27 +32,13 @@ import engine_path  # first: it puts the engine (or its compiled copy) on sys.pa
 from duplicate import ci, parse_variants
 from thousand import Game, Rules
 from thousand.bots import choose
-from thousand.bots import declaring as declaring_module
 from thousand.bots.decision import Budget, Clock, Decision
-from thousand.bots.declaring import Reach
+from thousand.bots.declaring import contract, contract_reach, weigh_contract
 from thousand.bots.knowledge import read_view
 from thousand.bots.value import MatchContext
 
 UNCAPPED = 10**9
 """A declaring cap no contract decision reaches."""
-
-_seen: list[list[Reach]] = []
-_choice = declaring_module.contract_choice
-
-
-def _recording_choice(
-    ctx: MatchContext, me: int, reached: list[Reach], values: list[int], *a: Any
-) -> tuple[int, float]:
-    _seen.append(list(reached))
-    return _choice(ctx, me, reached, values, *a)
-
-
-declaring_module.contract_choice = _recording_choice  # type: ignore[assignment]
 
 
 def contract_view(index: int) -> dict[str, Any] | None:
@@ -71,30 +57,14 @@ def contract_view(index: int) -> dict[str, Any] | None:
     return None
 
 
-def named(view: dict[str, Any], budget: Budget, index: int) -> tuple[str, list[Reach]]:
-    """The contract the strong level names with ``budget``, and the samples it weighed."""
+def decision(view: dict[str, Any], budget: Budget, index: int) -> Decision:
+    """The strong level's contract decision, seeded by the deal so that every budget draws
+    the same samples."""
     k = read_view(view)
-    rules = dict(view.get("rules") or {})
     ctx = MatchContext.from_view(view, k.order)
     rng = random.Random(f"contract/{index}")
-    decision = Decision(view, k, rules, ctx, rng, Clock(None, budget.declare_cap), budget)
-    _seen.clear()
-    action = declaring_module.contract(decision)
-    return action, (_seen[-1] if _seen else [])
-
-
-def value_of(action: str, view: dict[str, Any], reached: list[Reach], budget: Budget) -> float:
-    """Match value of ``action`` on the samples ``reached``, as the contract weighs it."""
-    k = read_view(view)
-    ctx = MatchContext.from_view(view, k.order)
-    if action == "writeoff":
-        legal = [int(a.split()[1]) for a in view["legal"] if a.startswith("contract ")]
-        return ctx.write_off_outcome(k.seat, k.bid or min(legal)) - budget.write_off_margin
-    if action == "redeal":
-        return ctx.standing()
-    value = int(action.split()[1])
-    calibrated = budget.make_chance >= 2
-    return _choice(ctx, k.seat, reached, [value], budget.contract_shade, calibrated)[1]
+    rules = dict(view.get("rules") or {})
+    return Decision(view, k, rules, ctx, rng, Clock(None, budget.declare_cap), budget)
 
 
 def run_deal(args: tuple[int, list[str]]) -> dict[str, Any] | None:
@@ -103,17 +73,18 @@ def run_deal(args: tuple[int, list[str]]) -> dict[str, Any] | None:
     view = contract_view(index)
     if view is None or len(view["legal"]) < 2:
         return None
-    full_action, full = named(view, dataclasses.replace(budget, declare_cap=UNCAPPED), index)
-    action, capped = named(view, budget, index)
+    uncapped = decision(view, dataclasses.replace(budget, declare_cap=UNCAPPED), index)
+    full = contract_reach(uncapped)
     if not full:
         return None
-    loss = value_of(full_action, view, full, budget) - value_of(action, view, full, budget)
+    full_action, worth = weigh_contract(uncapped, full)
+    action = contract(decision(view, budget, index))
     return {
         "index": index,
         "action": action,
         "full_action": full_action,
-        "short": len(capped) < budget.contract_samples,
-        "loss": loss,
+        "short": len(contract_reach(decision(view, budget, index))) < len(full),
+        "loss": worth[full_action] - worth[action],
     }
 
 

@@ -10,7 +10,13 @@ from typing import Any
 from thousand import Game
 from thousand.bots import choose
 from thousand.bots.decision import DEFAULT_BUDGET, Clock, Decision
-from thousand.bots.declaring import first_lead_reach, passing_shift
+from thousand.bots.declaring import (
+    contract,
+    contract_reach,
+    first_lead_reach,
+    passing_shift,
+    weigh_contract,
+)
 from thousand.bots.knowledge import Knowledge, read_view
 from thousand.bots.sampling import Deal, sample_deals
 from thousand.bots.solver import Solver
@@ -237,14 +243,30 @@ def test_the_contract_margin_of_the_budget_decides_the_contract() -> None:
     assert answer(300) in (lowest, "writeoff")
 
 
-def test_a_first_lead_search_finds_the_highest_threshold_the_declarer_reaches() -> None:
+def _contract_decision() -> Decision:
+    """The contract decision of :func:`_at_the_contract`, with a cap it never reaches."""
     view = _at_the_contract()
     k = read_view(view)
     ctx = MatchContext.from_view(view, k.order)
-    free = Decision(
-        view, k, view["rules"], ctx, random.Random(1), Clock(None, 10**9), DEFAULT_BUDGET
-    )
-    shade = free.budget.shade
+    budget = replace(DEFAULT_BUDGET, declare_cap=10**9)
+    clock = Clock(None, budget.declare_cap)
+    return Decision(view, k, view["rules"], ctx, random.Random(1), clock, budget)
+
+
+def test_the_contract_names_the_value_worth_most_on_its_samples() -> None:
+    reached = contract_reach(_contract_decision())
+    action, worth = weigh_contract(_contract_decision(), reached)
+    assert action == contract(_contract_decision())
+    assert set(worth) == set(_at_the_contract()["legal"])
+    named = max(w for a, w in worth.items() if a.startswith("contract "))
+    assert action != "writeoff" or worth["writeoff"] > named
+    if action.startswith("contract "):
+        assert worth[action] == named and worth.get("writeoff", named) <= named
+
+
+def test_a_first_lead_search_finds_the_highest_threshold_the_declarer_reaches() -> None:
+    free = _contract_decision()
+    k, shade = free.k, free.budget.shade
     deal = sample_deals(k, 1, random.Random(1), free.rules)[0]
     exact = free.clock.solver(k, k.seat, free.rules).solve(deal.hands, k.seat, None, 0)
     thresholds = list(range(50, 260, 5))
