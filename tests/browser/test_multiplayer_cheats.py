@@ -45,11 +45,16 @@ def table(
     )
     t.open_host()
     t.join(t.guests[0])
+    # The host picks a computer player's level; the lobby's redraw each second keeps the choice.
+    seat = t.host.locator('#net-seats li[data-seat="2"]')
+    seat.locator(".net-level").select_option("strong")
+    t.host.wait_for_timeout(1_500)
+    seat.locator(".net-seat-bot").click()
+    expect(seat.locator(".net-seat-status")).to_contain_text("(strong)")
     # A computer seat's cards are the host's to know, and the lobby says so while there is one.
-    t.host.locator('#net-seats li[data-seat="2"] .net-seat-bot').click()
     for page in t.pages[:2]:
         expect(page.locator("#net-bots")).to_be_visible()
-    t.host.locator('#net-seats li[data-seat="2"] .net-remove').click()
+    seat.locator(".net-remove").click()
     expect(t.host.locator("#net-bots")).to_be_hidden()
     t.join(t.guests[1], lang="ru")
     expect(t.guests[1].locator("#net-privacy")).to_contain_text("Хозяин стола знает не больше")

@@ -467,8 +467,16 @@ function seatStatus(s) {
   return w(s.status) ?? s.status;
 }
 
+/** What each seat list shows now, so that a redraw with nothing new leaves it alone. */
+const seatsDrawn = new WeakMap();
+
 function drawSeats(list, session) {
   const host = session.role === "host";
+  // The lobby redraws every second; rebuilding unchanged seats would close an open level
+  // menu and drop a click whose press and release straddle the rebuild.
+  const drawn = JSON.stringify([session.seats, session.seat, host, document.documentElement.lang]);
+  if (seatsDrawn.get(list) === drawn) return;
+  seatsDrawn.set(list, drawn);
   list.replaceChildren();
   session.seats.forEach((s, i) => {
     const state = s.status === "empty" ? "empty" : s.kind === "bot" ? "bot" : s.status;
