@@ -522,13 +522,16 @@ class Table:
 PHONE = {"width": 360, "height": 740}
 
 
-def shots(page: Page, name: str) -> None:
-    """The page at desktop and phone size, for a person to look at."""
+def shots(page: Page, name: str, show: str | None = None) -> None:
+    """The page at desktop and phone size, for a person to look at, with the element
+    ``show`` (a selector) scrolled into view."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     for label, box in (("desktop", size), ("phone", PHONE)):
         page.set_viewport_size(box)
         page.wait_for_timeout(300)
+        if show:
+            page.locator(show).scroll_into_view_if_needed()
         page.screenshot(path=str(RESULTS / f"net-{name}-{label}.png"))
     if size:
         page.set_viewport_size(size)

@@ -27,6 +27,7 @@ from net_harness import (
     public_messages,
     received,
     relay,
+    shots,
     true_deal,
 )
 from playwright.sync_api import Browser, BrowserContext, expect
@@ -86,14 +87,8 @@ def table(
 
 def lobby_shots(t: Table) -> None:
     """The host's and a guest's lobby, desktop and phone size, for a person to look at."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
     for who, page in (("host", t.host), ("guest", t.guests[0])):
-        size = page.viewport_size
-        for name, box in (("desktop", size), ("phone", {"width": 360, "height": 740})):
-            page.set_viewport_size(box)
-            page.locator("#net-privacy").scroll_into_view_if_needed()
-            page.screenshot(path=str(RESULTS / f"multiplayer-lobby-hints-{who}-{name}.png"))
-        page.set_viewport_size(size)
+        shots(page, f"lobby-hints-{who}", show="#net-privacy")
 
 
 def test_lobby_shows_seats_link_rules_and_qr(table: Table) -> None:

@@ -22,6 +22,7 @@ from net_harness import (
     received,
     relay,
     seat_secret,
+    shots,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from site_harness import RESULTS
@@ -51,6 +52,7 @@ def table(
     t.host.wait_for_timeout(1_500)
     seat.locator(".net-seat-bot").click()
     expect(seat.locator(".net-seat-status")).to_contain_text("(strong)")
+    shots(t.host, "lobby-computer-host", show="#net-seats")
     # A computer seat's cards are the host's to know, and the lobby says so while there is one.
     for page in t.pages[:2]:
         expect(page.locator("#net-bots")).to_be_visible()
@@ -82,13 +84,7 @@ def named_by(t: Table, pages: list[Page], seat: int) -> None:
 
 def test_a_guest_that_plays_a_card_not_dealt_to_it_is_named(table: Table) -> None:
     t = table
-    guest = t.guests[1]  # in Russian: its lobby, desktop and phone size, for a person to look at
-    size = guest.viewport_size
-    for name, box in (("desktop", size), ("phone", {"width": 360, "height": 740})):
-        guest.set_viewport_size(box)  # type: ignore[arg-type]
-        guest.locator("#net-privacy").scroll_into_view_if_needed()
-        guest.screenshot(path=str(RESULTS / f"multiplayer-lobby-private-guest-ru-{name}.png"))
-    guest.set_viewport_size(size)  # type: ignore[arg-type]
+    shots(t.guests[1], "lobby-private-guest-ru", show="#net-privacy")  # its lobby in Russian
     t.start()
     cheat, victim = t.guests
     view = t.until_to_play(cheat)
