@@ -54,8 +54,10 @@ def table(
     expect(seat.locator(".net-seat-status")).to_contain_text("(strong)")
     shots(t.host, "lobby-computer-host", show="#net-seats")
     # A computer seat's cards are the host's to know, and the lobby says so while there is one.
+    # It has the default name of its seat, as a computer player at a table of one's own.
     for page in t.pages[:2]:
         expect(page.locator("#net-bots")).to_be_visible()
+        expect(page.locator('#net-seats li[data-seat="2"] .net-seat-name')).to_have_text("Boris")
     seat.locator(".net-remove").click()
     expect(t.host.locator("#net-bots")).to_be_hidden()
     t.join(t.guests[1], lang="ru")

@@ -48,17 +48,19 @@ export const HOST_DEFAULTS = {
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A computer seat's name: the host's default name for that seat (seats count from 1). */
+const botName = (names, seat) => names[seat - 1] || `Bot ${seat}`;
 const cleanName = (name) => String(name).replace(/\s+/g, " ").trim().slice(0, 24) || "Player";
 
 export class HostSession extends EventTarget {
   /** A new table: fresh identity, room and key; the host sits at seat 0. */
-  static async create({ engine, name, rules, levels = [], relays = [], config = {} }) {
+  static async create({ engine, name, rules, levels = [], relays = [], botNames = [], config = {} }) {
     const identity = await newIdentity();
     const players = rules.players ?? 3;
     const seats = Array.from({ length: players }, (_, s) =>
       s === 0 ? { kind: "host", name: cleanName(name) } : { kind: "empty", name: "" });
     levels.forEach((level, s) => {
-      if (level && s > 0 && s < players) seats[s] = { kind: "bot", name: `Bot ${s}`, level };
+      if (level && s > 0 && s < players) seats[s] = { kind: "bot", name: botName(botNames, s), level };
     });
     const record = {
       v: 2,
@@ -68,6 +70,7 @@ export class HostSession extends EventTarget {
       identity,
       rules,
       seats,
+      botNames, // the host's default names for computer seats; each page shows them in its language
       phase: "lobby",
       master: randomSeed(), // this browser's secret, from which every deal's keys come
       log: [], // every public message of the match, in the host's order
@@ -202,7 +205,8 @@ export class HostSession extends EventTarget {
   setBot(seat, level) {
     const s = this.record.seats[seat];
     if (this.record.phase !== "lobby" || !s || s.kind === "host" || s.kind === "guest") return false;
-    this.record.seats[seat] = level ? { kind: "bot", name: `Bot ${seat}`, level } : { kind: "empty", name: "" };
+    const name = botName(this.record.botNames ?? [], seat);
+    this.record.seats[seat] = level ? { kind: "bot", name, level } : { kind: "empty", name: "" };
     this._tableChanged();
     return true;
   }

@@ -234,7 +234,8 @@ export async function hostTable({ engine, name, preset = "classic", rules = {}, 
     // The private deal is for three or four players: a two-player setting seats three.
     const two = rules.players === 2;
     const full = await engine.call("net_rules", preset, two ? { ...rules, players: 3 } : rules);
-    session = await HostSession.create({ engine, name, rules: full, levels: [] });
+    const botNames = t("bot.names").split(",");
+    session = await HostSession.create({ engine, name, rules: full, levels: [], botNames });
     session.fromTwo = two;
     history.replaceState(null, "", session.link);
   }
@@ -463,7 +464,7 @@ function saysHost(status, name) {
 function seatStatus(s) {
   if (s.status === "host") return w("host");
   if (s.status === "empty") return w("empty");
-  if (s.kind === "bot") return `${w(s.standIn ? "standin" : "bot")}${s.level ? ` (${s.level})` : ""}`;
+  if (s.kind === "bot") return `${w(s.standIn ? "standin" : "bot")}${s.level ? ` (${t(`level.${s.level}`).toLowerCase()})` : ""}`;
   return w(s.status) ?? s.status;
 }
 
@@ -482,13 +483,13 @@ function drawSeats(list, session) {
     const state = s.status === "empty" ? "empty" : s.kind === "bot" ? "bot" : s.status;
     const li = el("li", { "data-seat": String(i), "data-status": state, class: "net-seat" },
       el("span", { class: "net-dot", "aria-hidden": "true" }),
-      el("span", { class: "net-seat-name", text: s.name || "—" }),
+      el("span", { class: "net-seat-name", text: localName(s.name) || "—" }),
       i === session.seat ? el("span", { class: "net-you", text: ` (${w("you")})` }) : null,
       saysHost(s.status, s.name) ? null : el("span", { class: "net-seat-status", text: ` · ${seatStatus(s)}` }));
     if (host && i !== session.seat) {
       if (s.status === "empty") {
         const level = el("select", { "aria-label": `${w("seat-bot")} ${i}`, class: "net-level" },
-          ...["easy", "normal", "strong"].map((l) => el("option", { value: l, text: l, selected: l === "normal" })));
+          ...["easy", "normal", "strong"].map((l) => el("option", { value: l, text: t(`level.${l}`), selected: l === "normal" })));
         li.append(" ", level, " ", el("button", { type: "button", class: "btn small net-seat-bot", text: w("seat-bot"), onclick: () => session.setBot(i, level.value) }));
       } else if (s.kind === "bot" || s.status === "connected" || s.status === "away") {
         li.append(" ", el("button", { type: "button", class: "btn small net-remove", text: w("remove"),
