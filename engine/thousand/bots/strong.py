@@ -3,10 +3,10 @@
 This module owns the search bot's entry point and its card play. For each decision
 it samples deals consistent with the seat's view (:mod:`.sampling`), plays them out
 with the double-dummy solver (:mod:`.solver`) and picks the action with the best
-average match value (:mod:`.value`); card play may also weigh its samples by the
-cards the other seats played (:mod:`.inference`, off by default). Card play asks,
-for each candidate card and sample, whether the declarer still reaches its contract
-(a null-window search), then refines the point totals while the node budget lasts.
+average match value (:mod:`.value`); card play also weighs its samples by the cards
+the other seats played (:mod:`.inference`). Card play asks, for each candidate card
+and sample, whether the declarer still reaches its contract (a null-window search),
+then refines the point totals while the node budget lasts.
 One of two defenders then searches once more for its own points against the other
 two seats: its partner in the defence is its rival on the score sheet, so a point it
 takes itself is worth more than one it feeds to its partner. The decisions before
