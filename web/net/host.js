@@ -48,20 +48,15 @@ export const HOST_DEFAULTS = {
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A computer seat's name: the host's default name for that seat (seats count from 1). */
-const botName = (names, seat) => names[seat - 1] || `Bot ${seat}`;
 const cleanName = (name) => String(name).replace(/\s+/g, " ").trim().slice(0, 24) || "Player";
 
 export class HostSession extends EventTarget {
   /** A new table: fresh identity, room and key; the host sits at seat 0. */
-  static async create({ engine, name, rules, levels = [], relays = [], botNames = [], config = {} }) {
+  static async create({ engine, name, rules, relays = [], botNames = [], config = {} }) {
     const identity = await newIdentity();
     const players = rules.players ?? 3;
     const seats = Array.from({ length: players }, (_, s) =>
       s === 0 ? { kind: "host", name: cleanName(name) } : { kind: "empty", name: "" });
-    levels.forEach((level, s) => {
-      if (level && s > 0 && s < players) seats[s] = { kind: "bot", name: botName(botNames, s), level };
-    });
     const record = {
       v: 2,
       room: identity.room,
@@ -205,7 +200,8 @@ export class HostSession extends EventTarget {
   setBot(seat, level) {
     const s = this.record.seats[seat];
     if (this.record.phase !== "lobby" || !s || s.kind === "host" || s.kind === "guest") return false;
-    const name = botName(this.record.botNames ?? [], seat);
+    // The host's default name for the seat (seats count from 1); a table saved before has none.
+    const name = this.record.botNames?.[seat - 1] || `Bot ${seat}`;
     this.record.seats[seat] = level ? { kind: "bot", name, level } : { kind: "empty", name: "" };
     this._tableChanged();
     return true;

@@ -9,7 +9,7 @@
  * it does not depend on the table UI; the page hands it a session and gets
  * the session back once the game starts.
  *
- *   const session = await hostTable({engine, name, rules, levels});
+ *   const session = await hostTable({engine, name, rules});
  *   const session = await joinTable({engine, link, name});
  *   // then attach the session to the table UI and await session.start()
  */
@@ -225,7 +225,7 @@ export function qrSVG(text) {
 }
 
 /** Host: open a new table (or the saved one of `room`) and show the lobby until Start. */
-export async function hostTable({ engine, name, preset = "classic", rules = {}, levels = [], room = null }) {
+export async function hostTable({ engine, name, preset = "classic", rules = {}, room = null }) {
   const record = room ? HostSession.stored(room) : null;
   let session;
   if (record) {
@@ -235,7 +235,7 @@ export async function hostTable({ engine, name, preset = "classic", rules = {}, 
     const two = rules.players === 2;
     const full = await engine.call("net_rules", preset, two ? { ...rules, players: 3 } : rules);
     const botNames = t("bot.names").split(",");
-    session = await HostSession.create({ engine, name, rules: full, levels: [], botNames });
+    session = await HostSession.create({ engine, name, rules: full, botNames });
     session.fromTwo = two;
     history.replaceState(null, "", session.link);
   }

@@ -17,7 +17,7 @@
  *
  *   showPresence(session, bar, {quiet})  // host or guest; draws into `bar`
  */
-import { t } from "../i18n.js";
+import { localName, t } from "../i18n.js";
 import { awayLeft, replaceSeat } from "./standin.js";
 
 export const PRESENCE_DEFAULTS = { pingMs: 2000, lateMs: 4500, sendMs: 6000 };
@@ -170,7 +170,7 @@ export function showPresence(session, bar, { quiet = () => false } = {}) {
   bar.setAttribute("aria-label", t("net.presence.title"));
   bar.replaceChildren(list);
   const draw = () => {
-    const names = session.seats ?? [];
+    const names = (session.seats ?? []).map((s) => localName(s.name));
     const seats = model.seats ?? [];
     bar.hidden = !seats.length;
     list.replaceChildren(
@@ -184,14 +184,14 @@ export function showPresence(session, bar, { quiet = () => false } = {}) {
         dot.setAttribute("aria-hidden", "true");
         const name = document.createElement("span");
         name.className = "net-presence-name";
-        name.textContent = (names[i]?.name || "—") + (i === session.seat ? ` (${t("net.presence.you")})` : "");
+        name.textContent = (names[i] || "—") + (i === session.seat ? ` (${t("net.presence.you")})` : "");
         const state = document.createElement("span");
         state.className = "net-presence-state";
-        const word = quiet(s.status, names[i]?.name) ? "" : presenceText(s);
+        const word = quiet(s.status, session.seats?.[i]?.name) ? "" : presenceText(s);
         const rtt = s.rtt !== null && s.rtt !== undefined ? t("net.presence.rtt", { ms: s.rtt }) : "";
         state.textContent = [word, rtt].filter(Boolean).join(" · ");
         li.append(dot, name, state);
-        const replace = replaceButton(session, i, s, names[i]?.name || `#${i + 1}`);
+        const replace = replaceButton(session, i, s, names[i] || `#${i + 1}`);
         if (replace) li.append(replace);
         return li;
       }),
