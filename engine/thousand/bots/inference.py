@@ -19,10 +19,10 @@ holding with a king and queen beside a lead that declared nothing at 0.2: -0.02 
 leads without declaring while it holds a marriage in about one such lead in nine.
 
 Each broken habit multiplies the deal's weight by a factor below one (the
-budget's ``infer_follow`` and ``infer_lead``, both one half, where their
-figures are; 1 turns a habit off). Voids
-are not here: a seat that did not follow suit lacks it for certain, and the
-sampling never deals it one.
+budget's ``infer_follow`` and ``infer_lead``, one half each by default; their
+docstrings give the figures; 1 turns a habit off). Voids are not here: a
+seat that did not follow suit lacks it for certain, and the sampling never
+deals it one.
 """
 
 from __future__ import annotations
