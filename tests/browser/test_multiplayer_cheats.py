@@ -45,22 +45,33 @@ def table(
         browser, site_url, relay_url, config={"revealMs": REVEAL_MS}, new_context=returning_context
     )
     t.open_host()
-    t.join(t.guests[0])
     # The host picks a computer player's level; the lobby's redraw each second keeps the choice.
-    seat = t.host.locator('#net-seats li[data-seat="2"]')
+    seat = t.host.locator('#net-seats li[data-seat="1"]')
     seat.locator(".net-level").select_option("strong")
     t.host.wait_for_timeout(1_500)
     seat.locator(".net-seat-bot").click()
     expect(seat.locator(".net-seat-status")).to_contain_text("(strong)")
     shots(t.host, "lobby-computer-host", show="#net-seats")
-    # A computer seat's cards are the host's to know, and the lobby says so while there is one.
-    # It has the default name of its seat, as a computer player at a table of one's own.
-    for page in t.pages[:2]:
+    # A Russian guest takes the seat after it. A computer seat's cards are the host's to
+    # know, and the lobby says so while there is one.
+    t.join(t.guests[1], lang="ru")
+    expect(t.guests[1].locator('#net-seats li[data-seat="2"] .net-you')).to_have_count(1)
+    for page in (t.host, t.guests[1]):
         expect(page.locator("#net-bots")).to_be_visible()
-        expect(page.locator('#net-seats li[data-seat="2"] .net-seat-name')).to_have_text("Boris")
+    # It has the default name of its seat, as a computer player at a table of one's own,
+    # and each page says the name and the level in its own words.
+    expect(seat.locator(".net-seat-name")).to_have_text("Anna")
+    theirs = t.guests[1].locator('#net-seats li[data-seat="1"]')
+    expect(theirs.locator(".net-seat-name")).to_have_text("Анна")
+    expect(theirs.locator(".net-seat-status")).to_contain_text("(сильный)")
+    shots(t.guests[1], "lobby-computer-guest-ru", show="#net-seats")
+    # The link it may pass on is the host's, without its own page's language.
+    expect(t.guests[1].locator("#net-link")).to_have_value(t.link)
     seat.locator(".net-remove").click()
     expect(t.host.locator("#net-bots")).to_be_hidden()
-    t.join(t.guests[1], lang="ru")
+    t.join(t.guests[0])
+    # the seats the tests below expect
+    expect(t.guests[0].locator('#net-seats li[data-seat="1"] .net-you')).to_have_count(1)
     expect(t.guests[1].locator("#net-privacy")).to_contain_text("Хозяин стола знает не больше")
     yield t
     t.close()

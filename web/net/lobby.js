@@ -20,7 +20,7 @@ import { GuestSession } from "./guest.js";
 import { HostSession } from "./host.js";
 import { showPresence } from "./presence.js";
 import { evidenceText } from "./verdicts.js";
-import { isRelayURL, loadSettings, parseLink, saveSettings } from "./transport.js";
+import { isRelayURL, loadSettings, makeLink, parseLink, saveSettings } from "./transport.js";
 
 export { parseLink };
 // The table story's line for a seat given to a computer (main.js, once a table is played).
@@ -354,7 +354,8 @@ function drawHints(line, session) {
 }
 
 function linkBox(session) {
-  const link = session.role === "host" ? session.link : location.href;
+  // A guest passes on the table's link, not its own address with its own settings (?lang=…).
+  const link = session.role === "host" ? session.link : makeLink(session.link);
   const input = el("input", { id: "net-link", class: "net-link", readonly: true, value: link, "aria-label": w("link") });
   const copy = el("button", { id: "net-copy", type: "button", class: "btn", text: w("copy") });
   copy.addEventListener("click", async () => {
