@@ -70,7 +70,7 @@ def table(
     seat.locator(".net-remove").click()
     expect(t.host.locator("#net-bots")).to_be_hidden()
     t.join(t.guests[0])
-    # the seats the tests below expect
+    # The seats the tests below expect.
     expect(t.guests[0].locator('#net-seats li[data-seat="1"] .net-you')).to_have_count(1)
     expect(t.guests[1].locator("#net-privacy")).to_contain_text("Хозяин стола знает не больше")
     yield t
