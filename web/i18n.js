@@ -44,6 +44,11 @@ export function localName(name) {
   return name;
 }
 
+/** The seats' names as this page shows them: the default ones in its language. */
+export function seatNames(seats) {
+  return (seats ?? []).map((s) => localName(s.name));
+}
+
 export function setLanguage(lang) {
   current = lang in DICTS ? lang : "en";
   document.documentElement.lang = current;

@@ -16,7 +16,7 @@
  */
 import { engine } from "./engine-start.js";
 import { controlled, registerServiceWorker, watchForUpdate } from "./offline.js";
-import { browserLanguage, setLanguage, t, translatePage, localName } from "./i18n.js";
+import { browserLanguage, seatNames, setLanguage, t, translatePage } from "./i18n.js";
 import { LocalSession } from "./session.js";
 import { clearGame, loadGame, loadPrefs, saveGame, savePrefs, setAside } from "./store.js";
 import { dropEnded, playedCards, renderTable, retellStory, showError, showNote, showProgress, showReady, showStory } from "./table.js";
@@ -139,7 +139,7 @@ function randomSeed() {
 
 /** Seat names; the default ones ("You", "Anna") follow the UI language. */
 function names() {
-  return state.session?.seats.map((s) => localName(s.name)) ?? [];
+  return seatNames(state.session?.seats);
 }
 
 function attach(session) {

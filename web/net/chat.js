@@ -11,7 +11,7 @@
  *
  *   showChat(session, button)  // host or guest; the button opens the panel
  */
-import { localName, t } from "../i18n.js";
+import { seatNames, t } from "../i18n.js";
 import { MAX_CHAT, ProtocolError, REACTIONS } from "./protocol.js";
 
 export const CHAT_DEFAULTS = { chatBurst: 5, chatEveryMs: 2000, chatKept: 50 };
@@ -193,7 +193,7 @@ export function showChat(session, button) {
     li.dataset.seat = String(line.seat);
     if (line.react) li.dataset.react = line.react;
     const who = document.createElement("b");
-    who.textContent = `${localName(session.seats?.[line.seat]?.name ?? "") || "—"}: `;
+    who.textContent = `${seatNames(session.seats)[line.seat] || "—"}: `;
     li.append(who, chatText(line));
     log.append(li);
     while (log.children.length > chat.config.chatKept) log.firstChild.remove();

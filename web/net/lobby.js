@@ -13,7 +13,7 @@
  *   const session = await joinTable({engine, link, name});
  *   // then attach the session to the table UI and await session.start()
  */
-import { localName, t } from "../i18n.js";
+import { localName, seatNames, t } from "../i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { showChat } from "./chat.js";
 import { GuestSession } from "./guest.js";
@@ -539,7 +539,7 @@ function watch(session) {
   session.addEventListener("status", (e) => {
     if (e.detail.kind === "alarm") {
       const { deal, seat, evidence } = e.detail;
-      const names = (session.seats ?? []).map((s) => localName(s.name));
+      const names = seatNames(session.seats);
       const problem = evidence.map((piece) => evidenceText(piece, names)).join("; ");
       alarms.append(el("p", { class: "net-alarm", "data-deal": String(deal), "data-seat": String(seat),
         text: t("net.alarm", { hand: deal + 1, seat: seat + 1, name: names[seat] ?? `#${seat + 1}`, problem }) }));

@@ -17,7 +17,7 @@
  *
  *   showPresence(session, bar, {quiet})  // host or guest; draws into `bar`
  */
-import { localName, t } from "../i18n.js";
+import { seatNames, t } from "../i18n.js";
 import { awayLeft, replaceSeat } from "./standin.js";
 
 export const PRESENCE_DEFAULTS = { pingMs: 2000, lateMs: 4500, sendMs: 6000 };
@@ -170,7 +170,7 @@ export function showPresence(session, bar, { quiet = () => false } = {}) {
   bar.setAttribute("aria-label", t("net.presence.title"));
   bar.replaceChildren(list);
   const draw = () => {
-    const names = (session.seats ?? []).map((s) => localName(s.name));
+    const names = seatNames(session.seats);
     const seats = model.seats ?? [];
     bar.hidden = !seats.length;
     list.replaceChildren(

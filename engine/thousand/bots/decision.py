@@ -86,13 +86,12 @@ class Budget:
     """Card play: a sample's weight for each card another seat played that did not take
     the trick while the sample gives it a cheaper one that would not have either (1: off).
     Both habits at 0.5 against off moved the margin over the normal level in duplicates
-    (line-up strong, normal, easy, paired deal by deal on the same deals) by +0.26 ± 0.23
-    points per hand on deals 38000-39999 (335 deals changed) and by +0.06 ± 0.22 on deals
-    40000-41999 (361 changed): +0.16 ± 0.16 over the 4,000, most of it where the strong
-    level defends and the normal level declares (+0.23 of the +0.26 on the first), whose
-    play keeps both habits. Both at 0.25 measured +0.29 ± 0.27 on deals 38000-39999
-    (+0.03 ± 0.24 against 0.5). Early paired runs against the normal level, at 16
-    samples, had found no gain beyond their noise."""
+    (line-up strong, normal, easy, paired deal by deal on the same deals) by +0.19 ± 0.11
+    points per hand over deals 32000-41999 (10,000 deals, 1,785 changed; each block of
+    2,000 between +0.06 and +0.28), most of it where the strong level defends and the
+    normal level declares (+0.15 of the +0.19), whose play keeps both habits. Both at
+    0.25 measured +0.03 ± 0.24 against 0.5 on deals 38000-39999. Early paired runs against
+    the normal level, at 16 samples, had found no gain beyond their noise."""
     infer_lead: float = 0.5
     """Card play: the same for each lead of a non-master while the sample gives the
     leader a master (1: off)."""
