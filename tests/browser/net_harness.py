@@ -506,6 +506,17 @@ class Table:
         """How many public messages the host has relayed."""
         return int(self.host.evaluate("thousand.session.record.log.length"))
 
+    def caught_up(self, guest: Page) -> None:
+        """Until ``guest`` has handled every public message the host has relayed, and
+        no browser sends more on its own (a card given is unlocked by every peer's key)."""
+        for _ in range(50):
+            n = self.steps()
+            guest.wait_for_function("n => thousand.session._have >= n", arg=n, timeout=30_000)
+            guest.wait_for_timeout(300)
+            if self.steps() == n:
+                return
+        raise AssertionError(f"the table did not settle: {self.where()}")
+
     def alarm_seats(self, page: Page) -> list[int]:
         """The seats (0-based) this page names as cheats."""
         return [int(a) for a in page.locator("#net-alarms .net-alarm").evaluate_all(

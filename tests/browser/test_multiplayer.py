@@ -240,6 +240,7 @@ new MutationObserver(() => {
 def test_a_guest_reloads_mid_hand_and_resumes(table: Table) -> None:
     guest = table.guests[0]
     seat = guest.evaluate("thousand.session.seat")
+    table.caught_up(guest)  # the last move of the test before may still be on its way
     hand = table.view(guest)["hand"]
     # Without its engine snapshot the guest's Python boots the long way, so the
     # host's table reaches the page first: the loading box must not cover it.
